@@ -1,0 +1,218 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests in this file run the real program: they build the binary once
+// with "go build" and talk to it over its standard input and output, as
+// Claude Desktop and VS Code do.
+
+// hostProtocolVersions are the protocol versions real hosts negotiate today.
+// A go-sdk client asks for a draft version unless told otherwise.
+var hostProtocolVersions = []string{"2025-06-18", "2025-11-25"}
+
+var binary struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binary.dir != "" {
+		_ = os.RemoveAll(binary.dir)
+	}
+	os.Exit(code)
+}
+
+// buildBinary returns the path of the server binary, built from this
+// package's source the first time it is called in a test run.
+func buildBinary(t testing.TB) string {
+	t.Helper()
+	binary.once.Do(func() {
+		binary.dir, binary.err = os.MkdirTemp("", "mcp-hello-tools-e2e-")
+		if binary.err != nil {
+			return
+		}
+		binary.path = filepath.Join(binary.dir, name)
+		if runtime.GOOS == "windows" {
+			binary.path += ".exe"
+		}
+		out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
+		if err != nil {
+			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	require.NoError(t, binary.err)
+	return binary.path
+}
+
+// connect starts the binary with args and connects a go-sdk client to it
+// over the command's stdin and stdout, negotiating protocolVersion. The
+// session is closed, and the process stopped, when the test ends; the
+// server's stderr is written to the test log if the test fails.
+func connect(t testing.TB, protocolVersion string, args ...string) *mcp.ClientSession {
+	t.Helper()
+	cmd := exec.Command(buildBinary(t), args...)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-test", Version: "v0.0.1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd},
+		&mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	require.NoError(t, err, "connecting to %s", cmd.Path)
+	t.Cleanup(func() {
+		_ = session.Close()
+		if t.Failed() {
+			t.Logf("server stderr:\n%s", stderr.String())
+		}
+	})
+	return session
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+func TestBinaryToolCalls(t *testing.T) {
+	for _, v := range hostProtocolVersions {
+		t.Run(v, func(t *testing.T) {
+			session := connect(t, v)
+			ctx := context.Background()
+			assert.Equal(t, v, session.InitializeResult().ProtocolVersion)
+			assert.Equal(t, name, session.InitializeResult().ServerInfo.Name)
+
+			list, err := session.ListTools(ctx, nil)
+			require.NoError(t, err)
+			var names []string
+			for _, tool := range list.Tools {
+				names = append(names, tool.Name)
+			}
+			assert.ElementsMatch(t, []string{"echo", "get_timestamp", "calculate"}, names)
+
+			res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
+			assert.False(t, res.IsError)
+			assert.Equal(t, "héllo\n\"world\" \u2028 🎉", res.Content[0].(*mcp.TextContent).Text)
+
+			res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
+			assert.False(t, res.IsError)
+			assert.JSONEq(t, `{"result": 112.5, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
+
+			res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "division by zero")
+
+			before := time.Now().Unix()
+			res = callTool(t, session, "get_timestamp", map[string]any{"format": "unix", "timezone": "Europe/Paris"})
+			assert.False(t, res.IsError)
+			var ts struct {
+				Timestamp string `json:"timestamp"`
+				Timezone  string `json:"timezone"`
+				Unix      int64  `json:"unix"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &ts))
+			assert.Equal(t, "Europe/Paris", ts.Timezone)
+			assert.Equal(t, fmt.Sprint(ts.Unix), ts.Timestamp)
+			assert.InDelta(t, before, ts.Unix, 5)
+		})
+	}
+}
+
+// callTool calls a tool and fails the test on a JSON-RPC error.
+func callTool(t testing.TB, session *mcp.ClientSession, tool string, args map[string]any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	require.NoError(t, err, "CallTool(%s, %v)", tool, args)
+	require.NotEmpty(t, res.Content, "CallTool(%s, %v) has no content", tool, args)
+	return res
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
+// TestBinaryStdoutIsProtocolOnly drives the binary by hand, line by line,
+// and checks that every line it writes to stdout is a JSON-RPC 2.0 response
+// to one of our requests, and that it exits with status 0 when stdin closes.
+func TestBinaryStdoutIsProtocolOnly(t *testing.T) {
+	cmd := exec.Command(buildBinary(t))
+	stdin, err := cmd.StdinPipe()
+	require.NoError(t, err)
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	var stderr syncBuffer
+	cmd.Stderr = &stderr
+	require.NoError(t, cmd.Start())
+
+	requests := []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"get_timestamp","arguments":{}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"1+"}}}`,
+	}
+	lines := bufio.NewScanner(stdout)
+	lines.Buffer(nil, 1<<20)
+	for _, req := range requests {
+		_, err := io.WriteString(stdin, req+"\n")
+		require.NoError(t, err)
+		if !strings.Contains(req, `"id"`) {
+			continue // a notification gets no reply
+		}
+		require.True(t, lines.Scan(), "no reply to %s; stderr:\n%s", req, stderr.String())
+		var resp struct {
+			JSONRPC string          `json:"jsonrpc"`
+			ID      json.RawMessage `json:"id"`
+			Result  json.RawMessage `json:"result"`
+			Error   json.RawMessage `json:"error"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(lines.Bytes()))
+		dec.DisallowUnknownFields()
+		require.NoError(t, dec.Decode(&resp), "stdout line is not a JSON-RPC response: %s", lines.Text())
+		assert.Equal(t, "2.0", resp.JSONRPC, lines.Text())
+		assert.NotEmpty(t, resp.Result, lines.Text())
+		assert.Empty(t, resp.Error, lines.Text())
+	}
+	require.NoError(t, stdin.Close())
+	assert.False(t, lines.Scan(), "unexpected output after the last reply: %s", lines.Text())
+	require.NoError(t, cmd.Wait(), "exit status; stderr:\n%s", stderr.String())
+	assert.Contains(t, stderr.String(), "tools/call", "one log line per tool call on stderr")
+}

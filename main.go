@@ -1,0 +1,86 @@
+// Command mcp-hello-tools is a Model Context Protocol (MCP) server with three
+// small tools — echo, get_timestamp and calculate — written as a lesson in
+// how an MCP server works.
+//
+// It speaks JSON-RPC 2.0 over stdio, one message per line, as the MCP
+// specification's stdio transport describes: the client (Claude Desktop,
+// VS Code, the MCP Inspector) starts the server as a child process, writes
+// requests to its standard input and reads responses from its standard
+// output. Standard output carries nothing but protocol messages; the startup
+// banner and one log line per tool call go to standard error.
+//
+// Usage:
+//
+//	mcp-hello-tools [flags]
+//
+// The flags are:
+//
+//	-version
+//		Print the version and exit.
+//
+// The server exits with status 0 when its standard input is closed, and
+// promptly on SIGINT or SIGTERM.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
+		stop()
+		os.Exit(1)
+	}
+}
+
+// run parses the command line and serves MCP over stdio until standard input
+// closes or ctx is cancelled. stdout is written only by -version and -h;
+// while serving, the transport owns the process's standard output.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	flags := flag.NewFlagSet(name, flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	showVersion := flags.Bool("version", false, "print the version and exit")
+	flags.Usage = func() {
+		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\n"+
+			"Serves the MCP tools echo, get_timestamp and calculate over stdio.\n\nThe flags are:\n\n", name)
+		flags.PrintDefaults()
+	}
+	if err := flags.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if flags.NArg() > 0 {
+		flags.Usage()
+		return fmt.Errorf("unexpected argument %q", flags.Arg(0))
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, name, version)
+		return err
+	}
+
+	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	server := newServer(time.Now, logger)
+	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
+		"tools", "echo, get_timestamp, calculate")
+	err := server.Run(ctx, &mcp.StdioTransport{})
+	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
+		return nil // the client closed our stdin, or we were told to stop
+	}
+	return err
+}

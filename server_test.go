@@ -1,0 +1,172 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// fixedNow is the clock of the in-memory tests: Monday 30 November 2026,
+// 04:12:05 UTC.
+func fixedNow() time.Time { return time.Date(2026, 11, 30, 4, 12, 5, 0, time.UTC) }
+
+// connectInMemory connects a go-sdk client to a fresh server over an
+// in-memory transport, negotiating protocolVersion.
+func connectInMemory(t testing.TB, protocolVersion string) *mcp.ClientSession {
+	t.Helper()
+	server := newServer(fixedNow, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	require.NoError(t, err)
+	client := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0.0.1"}, nil)
+	session, err := client.Connect(ctx, clientTransport, &mcp.ClientSessionOptions{ProtocolVersion: protocolVersion})
+	require.NoError(t, err)
+	t.Cleanup(func() {
+		_ = session.Close()
+		_ = serverSession.Wait()
+	})
+	return session
+}
+
+func TestInitializeProtocolVersions(t *testing.T) {
+	for _, v := range protocolVersions {
+		t.Run(v, func(t *testing.T) {
+			res := connectInMemory(t, v).InitializeResult()
+			assert.Equal(t, v, res.ProtocolVersion, "the server answers with the version asked for")
+			assert.Equal(t, name, res.ServerInfo.Name)
+			assert.Equal(t, version, res.ServerInfo.Version)
+			require.NotNil(t, res.Capabilities.Tools, "tools capability")
+			assert.Nil(t, res.Capabilities.Logging, "logging capability")
+		})
+	}
+}
+
+// allowedSchemaKeywords are the JSON Schema keywords an input schema may use.
+// VS Code Copilot warns on others (default, pattern, maximum), and Gemini
+// rejects an array-valued "type".
+var allowedSchemaKeywords = map[string]bool{
+	"type": true, "properties": true, "required": true,
+	"description": true, "enum": true, "additionalProperties": true,
+}
+
+func TestToolsListContract(t *testing.T) {
+	session := connectInMemory(t, "2025-11-25")
+	res, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+
+	want := map[string]struct {
+		required     []string
+		optional     []string
+		outputSchema bool
+	}{
+		"echo":          {required: []string{"message"}},
+		"get_timestamp": {optional: []string{"format", "timezone"}, outputSchema: true},
+		"calculate":     {required: []string{"expression"}, outputSchema: true},
+	}
+	require.Len(t, res.Tools, len(want))
+	for _, tool := range res.Tools {
+		t.Run(tool.Name, func(t *testing.T) {
+			w, ok := want[tool.Name]
+			require.True(t, ok, "unexpected tool %q", tool.Name)
+			assert.NotEmpty(t, tool.Title, "title")
+			assert.NotEmpty(t, tool.Description, "description")
+			for _, p := range w.optional {
+				assert.Contains(t, tool.Description, p, "the description names the optional parameter")
+			}
+			if len(w.optional) > 0 {
+				assert.Contains(t, tool.Description, "default", "the description states the defaults")
+			}
+
+			a := tool.Annotations
+			require.NotNil(t, a, "annotations")
+			assert.True(t, a.ReadOnlyHint, "readOnlyHint")
+			assert.True(t, a.IdempotentHint, "idempotentHint")
+			require.NotNil(t, a.DestructiveHint, "destructiveHint")
+			assert.False(t, *a.DestructiveHint, "destructiveHint")
+			require.NotNil(t, a.OpenWorldHint, "openWorldHint")
+			assert.False(t, *a.OpenWorldHint, "openWorldHint")
+
+			var in map[string]any
+			require.NoError(t, json.Unmarshal([]byte(mustJSON(t, tool.InputSchema)), &in))
+			assert.Equal(t, "object", in["type"])
+			assert.Equal(t, false, in["additionalProperties"])
+			props, ok := in["properties"].(map[string]any)
+			require.True(t, ok, "inputSchema.properties is an object: %v", in)
+			assert.ElementsMatch(t, append(append([]string{}, w.required...), w.optional...), keys(props))
+			if len(w.required) > 0 {
+				assert.ElementsMatch(t, w.required, in["required"])
+			} else {
+				assert.Empty(t, in["required"])
+			}
+			for k := range in {
+				assert.True(t, allowedSchemaKeywords[k], "inputSchema keyword %q", k)
+			}
+			for p, s := range props {
+				for k, v := range s.(map[string]any) {
+					assert.True(t, allowedSchemaKeywords[k], "inputSchema.properties.%s keyword %q", p, k)
+					if k == "type" {
+						assert.IsType(t, "", v, "inputSchema.properties.%s.type is a single type", p)
+					}
+				}
+			}
+			assert.Equal(t, w.outputSchema, tool.OutputSchema != nil, "outputSchema present")
+		})
+	}
+}
+
+func keys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	return ks
+}
+
+// TestInputErrors checks that every input problem is a tool result with
+// isError set and a helpful message (SEP-1303), and that an unknown tool is
+// JSON-RPC error -32602.
+func TestInputErrors(t *testing.T) {
+	session := connectInMemory(t, "2025-11-25")
+	tests := []struct {
+		name, tool string
+		args       any
+		want       string // substring of the error text
+	}{
+		{"echo missing message", "echo", map[string]any{}, "message"},
+		{"echo mistyped message", "echo", map[string]any{"message": 42}, "message"},
+		{"echo unknown argument", "echo", map[string]any{"message": "a", "volume": 11}, "volume"},
+		{"calculate missing expression", "calculate", map[string]any{}, "expression"},
+		{"calculate mistyped expression", "calculate", map[string]any{"expression": []int{1}}, "expression"},
+		{"calculate bad expression", "calculate", map[string]any{"expression": "2 * (3 + )"}, "column 10"},
+		{"calculate division by zero", "calculate", map[string]any{"expression": "0/0"}, "division by zero"},
+		{"calculate not finite", "calculate", map[string]any{"expression": "1e308*10"}, "finite"},
+		{"get_timestamp bad format", "get_timestamp", map[string]any{"format": "rfc822"}, "rfc822"},
+		{"get_timestamp unknown zone", "get_timestamp", map[string]any{"timezone": "Mars/Olympus"}, "Mars/Olympus"},
+		{"get_timestamp Local", "get_timestamp", map[string]any{"timezone": "Local"}, "IANA"},
+		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, "zone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
+			require.NoError(t, err, "CallTool(%s, %v) is a tool error, not a JSON-RPC error", tt.tool, tt.args)
+			assert.True(t, res.IsError, "CallTool(%s, %v).IsError", tt.tool, tt.args)
+			require.NotEmpty(t, res.Content)
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, tt.want, "CallTool(%s, %v)", tt.tool, tt.args)
+		})
+	}
+
+	_, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "no_such_tool"})
+	var werr *jsonrpc.Error
+	require.True(t, errors.As(err, &werr), "unknown tool: want a JSON-RPC error, got %v", err)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), werr.Code)
+}

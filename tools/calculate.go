@@ -1,0 +1,73 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcp-hello-tools/tools/calc"
+)
+
+// CalculateInput is the arguments object of the calculate tool.
+type CalculateInput struct {
+	Expression string `json:"expression" jsonschema:"An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2. Numbers, + - * / ^, unary minus and parentheses only."`
+}
+
+// CalculateOutput is the structuredContent of a calculate result.
+type CalculateOutput struct {
+	// Result is the value of the expression, a finite float64.
+	Result float64 `json:"result" jsonschema:"The value of the expression."`
+	// Parsed is the expression as the parser read it, fully parenthesized:
+	// "2-3-4" is "((2 - 3) - 4)".
+	Parsed string `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity."`
+}
+
+func addCalculate(s *mcp.Server) {
+	tool := &mcp.Tool{
+		Name:  "calculate",
+		Title: "Calculator",
+		Description: "Evaluates an arithmetic expression in 64-bit floating point and returns the result " +
+			"and the expression as parsed, fully parenthesized. " +
+			"Argument: expression (string, required), at most 10000 characters and 200 levels of nesting. " +
+			"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary + - * / with the usual precedence, " +
+			"left-associative; ^ for powers, right-associative and binding tighter than unary minus " +
+			"(-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. Nothing else: no variables, functions, " +
+			"%, commas, thousands separators or hexadecimal. Division by zero and results that are not " +
+			"finite are errors.",
+		Annotations: readOnly(),
+	}
+	mcp.AddTool(s, tool, calculate)
+}
+
+// calculate parses and evaluates the expression. Every failure is returned
+// as an error, which the SDK turns into a result with isError set, so the
+// model reads what went wrong and where.
+func calculate(_ context.Context, _ *mcp.CallToolRequest, in CalculateInput) (*mcp.CallToolResult, CalculateOutput, error) {
+	tree, err := calc.Parse(in.Expression)
+	if err != nil {
+		return nil, CalculateOutput{}, explain(in.Expression, err)
+	}
+	v, err := calc.Eval(tree)
+	if err != nil {
+		return nil, CalculateOutput{}, explain(in.Expression, err)
+	}
+	if v == 0 {
+		v = 0 // report -0 as 0: JSON readers rarely expect a signed zero
+	}
+	return nil, CalculateOutput{Result: v, Parsed: tree.String()}, nil
+}
+
+// explain turns a calc error into the tool's error text: the message with its
+// column, then the expression with a caret under the fault.
+func explain(expression string, err error) error {
+	var e *calc.Error
+	if !errors.As(err, &e) {
+		return err
+	}
+	if errors.Is(err, calc.ErrTooLong) {
+		return e // quoting a 10,000-character expression back helps no one
+	}
+	return fmt.Errorf("%v\n%s", e, e.Caret(expression))
+}
