@@ -1,0 +1,170 @@
+package tools
+
+import (
+	"archive/zip"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestRefusedZones is a table of timezone arguments that are not zone names,
+// with what each refusal must say: the argument quoted, "IANA", and the
+// zones it suggests, in order.
+func TestRefusedZones(t *testing.T) {
+	tests := []struct {
+		zone        string
+		suggestions []string
+		contains    string // a further substring of the message, if any
+	}{
+		{"Local", nil, "server's own time zone"},
+		{"local", nil, "server's own time zone"},
+		{" ", nil, "omit timezone for UTC"},
+		{"\t", nil, "omit timezone for UTC"},
+
+		{"../../etc/passwd", nil, "file path"},
+		{"/etc/localtime", nil, "file path"},
+		{"/usr/share/zoneinfo/Europe/Paris", []string{"Europe/Paris"}, "file path"},
+		{`C:\Windows\System32`, nil, "file path"},
+		{"Europe/../Paris", nil, "file path"},
+
+		{"PST", []string{"America/Los_Angeles", "Asia/Manila"}, "abbreviation"},
+		{"pdt", []string{"America/Los_Angeles"}, "abbreviation"},
+		{"EDT", []string{"America/New_York", "America/Toronto"}, "abbreviation"},
+		{"CEST", []string{"Europe/Paris", "Europe/Berlin", "Europe/Rome"}, "abbreviation"},
+		{"IST", []string{"Asia/Kolkata", "Europe/Dublin", "Asia/Jerusalem"}, "abbreviation"},
+		{"CST", []string{"America/Chicago", "Asia/Shanghai", "America/Havana"}, "abbreviation"},
+		{"BST", []string{"Europe/London", "Asia/Dhaka"}, "abbreviation"},
+		{"AEST", []string{"Australia/Sydney", "Australia/Brisbane", "Australia/Melbourne"}, "abbreviation"},
+
+		{"UTC+5", []string{"Etc/GMT-5"}, "UTC offset"},
+		{"GMT+5", []string{"Etc/GMT-5"}, "sign is inverted"},
+		{"+05:00", []string{"Etc/GMT-5"}, "UTC+05:00"},
+		{"-08:00", []string{"Etc/GMT+8"}, "UTC-08:00"},
+		{"UTC−8", []string{"Etc/GMT+8"}, "UTC offset"}, // U+2212 MINUS SIGN
+		{"utc+14", []string{"Etc/GMT-14"}, "UTC offset"},
+		{"+0545", nil, "UTC offset"},
+		{"UTC+5:30", nil, "UTC offset"},
+		{"UTC+0", []string{"UTC"}, "UTC offset"},
+		{"UTC-13", nil, "UTC offset"}, // no Etc/GMT+13
+
+		{"China Standard Time", []string{"Asia/Shanghai"}, "Windows time zone name"},
+		{"Pacific Standard Time", []string{"America/Los_Angeles"}, "Windows time zone name"},
+		{"pacific daylight time", []string{"America/Los_Angeles"}, "Windows time zone name"},
+		{"W. Europe Standard Time", []string{"Europe/Berlin"}, "Windows time zone name"},
+		{"India Standard Time", []string{"Asia/Kolkata"}, "Windows time zone name"},
+
+		{"Paris", []string{"Europe/Paris"}, "not a zone"},
+		{"new york", []string{"America/New_York"}, "not a zone"},
+		{"America/New York", []string{"America/New_York"}, "not a zone"},
+		{" Europe/Paris ", []string{"Europe/Paris"}, "not a zone"},
+		{"Heure normale d’Europe centrale", nil, "not a zone"},
+		{"Mars/Olympus_Mons", nil, "not a zone"},
+		{"Europe/Pariss", nil, "not a zone"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.zone, func(t *testing.T) {
+			_, err := Timestamp(time.Unix(0, 0), "", tt.zone)
+			var ze *ZoneError
+			require.ErrorAs(t, err, &ze, "Timestamp(%q)", tt.zone)
+			assert.Equal(t, tt.zone, ze.Zone)
+			assert.Equal(t, tt.suggestions, ze.Suggestions, "Timestamp(%q) suggestions", tt.zone)
+
+			msg := err.Error()
+			assert.Contains(t, msg, fmt.Sprintf("timezone %q", tt.zone), "Timestamp(%q) quotes its input", tt.zone)
+			assert.Contains(t, msg, "IANA time zone name of the form Area/City", "Timestamp(%q)", tt.zone)
+			assert.Contains(t, msg, tt.contains, "Timestamp(%q)", tt.zone)
+			for _, s := range tt.suggestions {
+				assert.Contains(t, msg, `"`+s+`"`, "Timestamp(%q) suggests %s", tt.zone, s)
+			}
+		})
+	}
+}
+
+// TestZoneErrorMessage shows whole messages, one per number of suggestions.
+func TestZoneErrorMessage(t *testing.T) {
+	tests := []struct {
+		zone, want string
+	}{
+		{"Mars/Olympus_Mons", `timezone "Mars/Olympus_Mons" is not a zone in the IANA time zone database. ` +
+			`Use an IANA time zone name of the form Area/City, such as "Europe/Paris", "America/New_York" or "Asia/Tokyo".`},
+		{"JST", `timezone "JST" is a time zone abbreviation, not an IANA zone name; ` +
+			`abbreviations are ambiguous and do not say when daylight saving time begins or ends. ` +
+			`Use an IANA time zone name of the form Area/City: perhaps "Asia/Tokyo".`},
+		{"IST", `timezone "IST" is a time zone abbreviation, not an IANA zone name; ` +
+			`abbreviations are ambiguous and do not say when daylight saving time begins or ends. ` +
+			`Use an IANA time zone name of the form Area/City: perhaps "Asia/Kolkata", "Europe/Dublin" or "Asia/Jerusalem".`},
+		{"UTC+5", `timezone "UTC+5" is a UTC offset, not an IANA zone name; an offset does not follow the place's daylight saving time. ` +
+			`For a fixed UTC+05:00 all year, use "Etc/GMT-5" (the Etc/GMT sign is inverted). ` +
+			`Use an IANA time zone name of the form Area/City: perhaps "Etc/GMT-5".`},
+	}
+	for _, tt := range tests {
+		_, err := Timestamp(time.Unix(0, 0), "", tt.zone)
+		assert.EqualError(t, err, tt.want, "Timestamp(%q)", tt.zone)
+	}
+}
+
+// TestZoneNamesMatchGoroot checks that zonenames.go lists exactly the zones
+// in $GOROOT/lib/time/zoneinfo.zip, the archive time/tzdata embeds. When
+// it fails after a Go upgrade, run "go generate ./tools".
+func TestZoneNamesMatchGoroot(t *testing.T) {
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("go env GOROOT: %v", err)
+	}
+	archive := filepath.Join(strings.TrimSpace(string(out)), "lib", "time", "zoneinfo.zip")
+	z, err := zip.OpenReader(archive)
+	if err != nil {
+		t.Skipf("no tz database in GOROOT: %v", err)
+	}
+	defer func() { _ = z.Close() }()
+	var names []string
+	for _, f := range z.File {
+		names = append(names, f.Name)
+	}
+	slices.Sort(names)
+	assert.Equal(t, names, zoneNames[:], "zoneNames differs from %s; run go generate ./tools", archive)
+}
+
+// TestZoneNamesLoad checks that every listed zone loads, in any letter case,
+// and that no two names differ only in case, so lower-casing a name finds
+// one zone.
+func TestZoneNamesLoad(t *testing.T) {
+	assert.Len(t, zoneByFold, len(zoneNames), "two zone names differ only in case")
+	for _, name := range zoneNames {
+		for _, spelling := range []string{name, strings.ToLower(name), strings.ToUpper(name)} {
+			loc, got, err := loadZone(spelling)
+			if assert.NoError(t, err, "loadZone(%q)", spelling) {
+				assert.Equal(t, name, got, "loadZone(%q) name", spelling)
+				assert.Equal(t, name, loc.String(), "loadZone(%q) location", spelling)
+			}
+		}
+	}
+}
+
+// TestSuggestionTables checks the tables in zones.go: every suggestion is
+// a zone, and no abbreviation listed is itself a zone (the database's own
+// EST, CET or MST are accepted, never refused).
+func TestSuggestionTables(t *testing.T) {
+	isZone := func(name string) bool {
+		_, ok := zoneByFold[strings.ToLower(name)]
+		return ok
+	}
+	for abbr, zones := range abbreviations {
+		assert.False(t, isZone(abbr), "abbreviations[%q]: a zone in the database", abbr)
+		assert.Equal(t, strings.ToUpper(abbr), abbr, "abbreviations[%q]: not upper case", abbr)
+		for _, z := range zones {
+			assert.Contains(t, zoneNames, z, "abbreviations[%q]", abbr)
+		}
+	}
+	for name, z := range windowsZones {
+		assert.Equal(t, strings.ToLower(name), name, "windowsZones[%q]: not lower case", name)
+		assert.Contains(t, zoneNames, z, "windowsZones[%q]", name)
+	}
+}
