@@ -59,7 +59,7 @@ func buildBinary(t testing.TB) string {
 		}
 		out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
 		if err != nil {
-			binary.err = fmt.Errorf("go build: %v\n%s", err, out)
+			binary.err = fmt.Errorf("go build: %w\n%s", err, out)
 		}
 	})
 	require.NoError(t, binary.err)

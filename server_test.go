@@ -46,7 +46,7 @@ func TestInitializeProtocolVersions(t *testing.T) {
 			assert.Equal(t, name, res.ServerInfo.Name)
 			assert.Equal(t, version, res.ServerInfo.Version)
 			require.NotNil(t, res.Capabilities.Tools, "tools capability")
-			assert.Nil(t, res.Capabilities.Logging, "logging capability")
+			assert.JSONEq(t, `{"tools": {}}`, mustJSON(t, res.Capabilities), "tools is the only capability")
 		})
 	}
 }

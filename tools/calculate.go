@@ -69,5 +69,5 @@ func explain(expression string, err error) error {
 	if errors.Is(err, calc.ErrTooLong) {
 		return e // quoting a 10,000-character expression back helps no one
 	}
-	return fmt.Errorf("%v\n%s", e, e.Caret(expression))
+	return fmt.Errorf("%w\n%s", e, e.Caret(expression))
 }
