@@ -1,0 +1,77 @@
+/*
+Package calc parses and evaluates arithmetic expressions such as
+"2 * (3 + 4) ^ 2 / -7" in float64. It is the core of the calculate tool and
+knows nothing of MCP.
+
+Parse builds a tree, Eval evaluates it, and Evaluate does both:
+
+	v, _, err := calc.Evaluate("2^-1 + 3--3") // v == 6.5
+
+# Grammar
+
+In EBNF, as in the Go specification; each rule is a method in parse.go:
+
+	expression = term { ("+" | "-") term } .
+	term       = unary { ("*" | "/") unary } .
+	unary      = ("+" | "-") unary | power .
+	power      = operand [ "^" unary ] .
+	operand    = number | "(" expression ")" .
+
+	number     = mantissa [ exponent ] .
+	mantissa   = digits [ "." [ digits ] ] | "." digits .
+	exponent   = ( "e" | "E" ) [ "+" | "-" ] digits .
+	digits     = "0" … "9" { "0" … "9" } .
+
+Numbers are decimal: 12, 3.5, .5, 1e3, 2.5E-3. As in Go, a point may end the
+mantissa, so 5. is 5 and 5.e3 is 5000. A number may not run into a letter,
+digit, '_' or '.': 0x10, 1_000, 2pi and 1.2.3 are errors. Spaces, tabs,
+newlines and carriage returns may stand between tokens. Nothing else is in
+the language: no names, functions, commas, '%', '**', or look-alike
+characters such as '×', '÷' and '−' (U+2212); an error says what to write
+instead.
+
+# Precedence and associativity
+
+From loosest to tightest:
+
+	operators  meaning                      associativity
+	+ -        addition, subtraction        left:  2-3-4 = (2-3)-4 = -5
+	* /        multiplication, division     left:  8/4/2 = (8/4)/2 = 1
+	+ - (sign) unary plus, minus            prefix, may repeat: 3--3 = 6, --3 = 3
+	^          power                        right: 2^3^2 = 2^(3^2) = 512
+
+A power binds tighter than a sign on its left, -2^2 = -(2^2) = -4, and its
+exponent is a unary, so it may be signed: 2^-1 = 0.5 and -2^-2 = -0.25.
+
+# Evaluation
+
+Eval computes in float64 as Go does, strconv.ParseFloat for numbers and
+math.Pow for '^', and returns the exact IEEE result, including -0. Results
+that IEEE arithmetic would carry on with are errors instead, at the operator
+or number responsible: a zero divisor (ErrDivisionByZero, at the '/'), and a
+number or result that is ±Inf or NaN (ErrNotFinite): 1e400, 1e308*10, 0^-1,
+(-8)^(1/3). Numbers too small for float64, such as 1e-400, round to 0 as
+ParseFloat rounds them.
+
+# Limits
+
+An expression may be at most MaxLength (10,000) characters long, checked
+before anything else, and may nest at most MaxDepth (200) levels deep, where
+each parenthesis pair, sign and '^' adds a level to what it encloses. Chains
+of binary operators such as 1+1+…+1 do not nest: they are loops in the
+parser and in Eval, and are limited only by the length. So neither Parse nor
+Eval can use more stack than MaxDepth levels require, whatever the input.
+
+# Errors
+
+Every error is an *Error with the byte offset and the 1-based column (in
+characters) of the fault, and a message that says what was found and what
+would be valid:
+
+	column 7: expected a number or '(', found ')'
+	column 3: expected a number or '(', found end of expression
+	column 1: unexpected 'x'; there are no names or functions: the calculator accepts numbers, + - * / ^ and parentheses
+
+Error.Caret shows the fault under the expression.
+*/
+package calc

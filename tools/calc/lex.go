@@ -1,0 +1,187 @@
+package calc
+
+import (
+	"fmt"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// tokenKind identifies the kind of a token.
+type tokenKind int
+
+const (
+	tokenError      tokenKind = iota // text the language lacks; the token's text is the message
+	tokenEOF                         // end of the expression
+	tokenNumber                      // 12, 3.5, .5, 5., 1e3, 2.5E-3
+	tokenPlus                        // +
+	tokenMinus                       // -
+	tokenStar                        // *
+	tokenSlash                       // /
+	tokenCaret                       // ^
+	tokenLeftParen                   // (
+	tokenRightParen                  // )
+)
+
+// A token is one lexical element of an expression.
+type token struct {
+	kind   tokenKind
+	offset int    // byte offset of the token in the expression, 0-based
+	column int    // the same place counted in characters, 1-based
+	text   string // the token as written, or the message of a tokenError
+}
+
+// operators maps each single-byte operator to its kind.
+var operators = [256]tokenKind{
+	'+': tokenPlus, '-': tokenMinus, '*': tokenStar, '/': tokenSlash,
+	'^': tokenCaret, '(': tokenLeftParen, ')': tokenRightParen,
+}
+
+// accepted is the end of every message about a character the language lacks.
+const accepted = "the calculator accepts numbers, + - * / ^ and parentheses"
+
+// A lexer splits an expression into tokens, one per call of next. It keeps
+// the column as well as the offset, so that messages can say "column 7"
+// even after multi-byte characters.
+type lexer struct {
+	input  string
+	offset int // byte offset of the next unread byte
+	column int // column of the next unread byte, 1-based
+}
+
+func newLexer(input string) lexer {
+	return lexer{input: input, column: 1}
+}
+
+// next returns the next token, or tokenEOF at the end of the input. After a
+// tokenError the lexer's position is unspecified; the parser stops there.
+func (l *lexer) next() token {
+	for l.offset < len(l.input) && isSpace(l.input[l.offset]) {
+		l.offset++
+		l.column++
+	}
+	if l.offset == len(l.input) {
+		return l.token(tokenEOF, 0)
+	}
+	c := l.input[l.offset]
+	switch {
+	case operators[c] != tokenError:
+		return l.token(operators[c], 1)
+	case isDigit(c) || c == '.':
+		return l.number()
+	}
+	return l.unexpected()
+}
+
+// token makes a token of kind from the next n bytes (all ASCII) and moves past them.
+func (l *lexer) token(kind tokenKind, n int) token {
+	t := token{kind: kind, offset: l.offset, column: l.column, text: l.input[l.offset : l.offset+n]}
+	l.offset += n
+	l.column += n
+	return t
+}
+
+// errorf makes a tokenError at the next unread byte.
+func (l *lexer) errorf(format string, args ...any) token {
+	return token{kind: tokenError, offset: l.offset, column: l.column, text: fmt.Sprintf(format, args...)}
+}
+
+// number scans a decimal number:
+//
+//	number   = mantissa [ exponent ] .
+//	mantissa = digits [ "." [ digits ] ] | "." digits .
+//	exponent = ( "e" | "E" ) [ "+" | "-" ] digits .
+//
+// A number must not run into a letter, digit, '_' or '.', so 0x10, 1_000,
+// 2pi and 1.2.3 are each reported whole as one malformed number.
+func (l *lexer) number() token {
+	s := l.input[l.offset:]
+	n := digits(s, 0)
+	ok := n > 0
+	if n < len(s) && s[n] == '.' {
+		frac := digits(s, n+1)
+		ok = ok || frac > n+1
+		n = frac
+	}
+	if ok && n < len(s) && (s[n] == 'e' || s[n] == 'E') {
+		exp := n + 1
+		if exp < len(s) && (s[exp] == '+' || s[exp] == '-') {
+			exp++
+		}
+		end := digits(s, exp)
+		ok = end > exp
+		n = end
+	}
+	if !ok || n < len(s) && isWordByte(s[n]) {
+		for n < len(s) && isWordByte(s[n]) {
+			n++
+		}
+		return l.errorf("malformed number %s; numbers are decimal, like 12, 3.5, .5 or 2.5e-3",
+			quote(s[:n]))
+	}
+	return l.token(tokenNumber, n)
+}
+
+// unexpected reports the character at the next unread byte, which no token
+// begins with. A run of letters is quoted whole ('sqrt', not 's'), and
+// characters people often use in arithmetic get a hint at what to write.
+func (l *lexer) unexpected() token {
+	r, size := utf8.DecodeRuneInString(l.input[l.offset:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return l.errorf("unexpected byte 0x%02x, which is not UTF-8 text; %s", l.input[l.offset], accepted)
+	case unicode.IsLetter(r):
+		word := l.input[l.offset:]
+		for i, r := range word {
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' {
+				word = word[:i]
+				break
+			}
+		}
+		return l.errorf("unexpected %s; there are no names or functions: %s", quote(word), accepted)
+	}
+	switch r {
+	case ',':
+		return l.errorf("unexpected ','; write decimals with '.' and no thousands separators, as in 1234.5")
+	case '×', '·', '∗', '⋅':
+		return l.errorf("unexpected %s; write multiplication as *", strconv.QuoteRune(r))
+	case '÷', '∕':
+		return l.errorf("unexpected %s; write division as /", strconv.QuoteRune(r))
+	case '−', '–', '—':
+		return l.errorf("unexpected %s; write minus as the ASCII '-'", strconv.QuoteRune(r))
+	}
+	return l.errorf("unexpected %s; %s", strconv.QuoteRune(r), accepted)
+}
+
+// digits returns the offset of the first byte at or after i in s that is not
+// a decimal digit.
+func digits(s string, i int) int {
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// isSpace reports whether c is white space between tokens: space, tab, newline or CR.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// isWordByte reports whether c may not follow a number directly.
+func isWordByte(c byte) bool {
+	return isDigit(c) || c == '.' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+}
+
+// quote returns s in single quotes, as messages show source text: '2.50'.
+// Text longer than 40 bytes is cut short with "...", so that one long run of
+// letters cannot swamp the message.
+func quote(s string) string {
+	if len(s) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return "'" + s + "'"
+}

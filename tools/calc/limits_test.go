@@ -1,0 +1,110 @@
+package calc
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestLimits checks each limit at its value and one past it.
+func TestLimits(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("(", n) + "1" + strings.Repeat(")", n) }
+	tests := []struct {
+		name, input string
+		want        error // nil: the expression must evaluate
+		msg         string
+	}{
+		{"length at limit", strings.Repeat("1+", MaxLength/2-1) + "1 ", nil, ""},
+		{"length past limit", strings.Repeat("1+", MaxLength/2-1) + "1  ", ErrTooLong,
+			"column 10001: expression is 10001 characters long; the limit is 10000"},
+		{"length counts characters", strings.Repeat("é", MaxLength+1), ErrTooLong,
+			"column 10001: expression is 10001 characters long; the limit is 10000"},
+		{"multi-byte characters at limit are not too long", strings.Repeat("é", MaxLength), nil, "unexpected"},
+		{"parentheses at depth limit", nest(MaxDepth), nil, ""},
+		{"parentheses past depth limit", nest(MaxDepth + 1), ErrTooDeep,
+			"column 201: the expression nests more than 200 levels deep"},
+		{"signs at depth limit", strings.Repeat("-", MaxDepth) + "1", nil, ""},
+		{"signs past depth limit", strings.Repeat("-", MaxDepth+1) + "1", ErrTooDeep, "column 201: "},
+		{"powers at depth limit", strings.Repeat("1^", MaxDepth) + "1", nil, ""},
+		{"powers past depth limit", strings.Repeat("1^", MaxDepth+1) + "1", ErrTooDeep, "column 402: "},
+		{"mixed nesting past depth limit", strings.Repeat("-(", MaxDepth/2) + "-1" + strings.Repeat(")", MaxDepth/2), ErrTooDeep, "column 201: "},
+		{"chains do not nest", "1" + strings.Repeat("-1", 4000), nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, err := Evaluate(tt.input)
+			switch {
+			case tt.want != nil:
+				require.ErrorIs(t, err, tt.want, "Evaluate(%.20q…)", tt.input)
+				assert.Contains(t, err.Error(), tt.msg, "Evaluate(%.20q…)", tt.input)
+			case tt.msg != "":
+				require.Error(t, err, "Evaluate(%.20q…)", tt.input)
+				assert.Contains(t, err.Error(), tt.msg, "Evaluate(%.20q…)", tt.input)
+				assert.NotErrorIs(t, err, ErrTooLong, "Evaluate(%.20q…)", tt.input)
+			default:
+				assert.NoError(t, err, "Evaluate(%.20q…)", tt.input)
+			}
+		})
+	}
+}
+
+// TestLowerDepth lowers the depth limit, as text/template/parse's tests
+// lower maxStackDepth, to check the count exactly.
+func TestLowerDepth(t *testing.T) {
+	defer func(d int) { maxDepth = d }(maxDepth)
+	maxDepth = 3
+	for input, ok := range map[string]bool{
+		"((1))+((1))": true, "(((1)))": true, "((((1))))": false,
+		"---1": true, "----1": false, "-(-1)^-2": true, "-(-1)^-(2)": false,
+		"2^2^2^2": true, "2^2^2^2^2": false, "1+1+1+1+1+1+1+1": true,
+	} {
+		_, err := Parse(input)
+		if ok {
+			assert.NoError(t, err, "Parse(%q) with maxDepth 3", input)
+		} else {
+			assert.ErrorIs(t, err, ErrTooDeep, "Parse(%q) with maxDepth 3", input)
+		}
+	}
+}
+
+// TestHugeInputs checks that inputs far past the limits fail fast, and that
+// with the length limit lifted the parser is still safe: depth stops deep
+// nesting at once, and long chains take a loop, not the stack.
+func TestHugeInputs(t *testing.T) {
+	const n = 1_000_000
+	inputs := map[string]string{
+		"open parentheses": strings.Repeat("(", n),
+		"signs":            strings.Repeat("-", n) + "1",
+		"chain":            strings.Repeat("1+", n/2),
+		"valid chain":      strings.Repeat("1+", n/2) + "1",
+	}
+	for _, lifted := range []bool{false, true} {
+		if lifted {
+			defer func(l int) { maxLength = l }(maxLength)
+			maxLength = 10 * n
+		}
+		for name, input := range inputs {
+			start := time.Now()
+			v, tree, err := Evaluate(input)
+			elapsed := time.Since(start)
+			if lifted && name == "valid chain" {
+				require.NoError(t, err, "Evaluate(%s) with the length limit lifted", name)
+				assert.Equal(t, float64(n/2+1), v, "Evaluate(%s)", name)
+				assert.Equal(t, 6*(n/2)+1, len(tree.String()), "len(Evaluate(%s).String())", name)
+			} else {
+				assert.Error(t, err, "Evaluate(%s), length limit lifted: %v", name, lifted)
+			}
+			// Past the limit an input costs one pass over its bytes. With the
+			// limit lifted, deep nesting still stops at MaxDepth at once, and a
+			// chain costs time in proportion to its length, not stack.
+			limit := 100 * time.Millisecond
+			if lifted {
+				limit = 10 * time.Second
+			}
+			assert.Less(t, elapsed, limit, "Evaluate(%s), length limit lifted: %v", name, lifted)
+		}
+	}
+}

@@ -1,0 +1,100 @@
+package calc
+
+import "strings"
+
+// Node is a node of the tree Parse builds: a *NumberNode, *UnaryNode or
+// *BinaryNode. Parentheses make no nodes of their own; they only shape the tree.
+type Node interface {
+	// String prints the tree fully parenthesized, one pair per operator, so
+	// that the shape is plain: "2-3-4" prints as "((2 - 3) - 4)" and "-2^2"
+	// as "(-(2 ^ 2))". Numbers print as written.
+	String() string
+	// Pos reports where the node is in the expression: a byte offset, 0-based.
+	Pos() int
+	writeTo(*strings.Builder)
+}
+
+// pos is where a node is in the expression. Nodes keep the column as well as
+// the offset so that Eval, which has no source text, can still report
+// "column 7".
+type pos struct {
+	offset int // bytes, 0-based
+	column int // characters, 1-based
+}
+
+// Pos returns the byte offset, 0-based.
+func (p pos) Pos() int { return p.offset }
+
+// NumberNode is a number as written in the expression.
+type NumberNode struct {
+	pos
+	Text  string  // as written: "2.50", ".5", "1e3"
+	Value float64 // Text as parsed by strconv.ParseFloat; ±Inf if out of range, which Eval reports
+}
+
+// UnaryNode is a sign applied to an operand: -X or +X. Its position is the sign's.
+type UnaryNode struct {
+	pos
+	Op byte // '+' or '-'
+	X  Node
+}
+
+// BinaryNode is an operation on two operands: Left Op Right. Its position is
+// the operator's, which is where Eval reports a division by zero or a result
+// that is not finite.
+type BinaryNode struct {
+	pos
+	Op          byte // '+', '-', '*', '/' or '^'
+	Left, Right Node
+}
+
+func (n *NumberNode) String() string { return n.Text }
+func (n *UnaryNode) String() string  { return toString(n) }
+func (n *BinaryNode) String() string { return toString(n) }
+
+func toString(n Node) string {
+	var b strings.Builder
+	n.writeTo(&b)
+	return b.String()
+}
+
+func (n *NumberNode) writeTo(b *strings.Builder) { b.WriteString(n.Text) }
+
+func (n *UnaryNode) writeTo(b *strings.Builder) {
+	b.WriteByte('(')
+	b.WriteByte(n.Op)
+	n.X.writeTo(b)
+	b.WriteByte(')')
+}
+
+func (n *BinaryNode) writeTo(b *strings.Builder) {
+	var buf [16]*BinaryNode
+	spine := leftSpine(n, buf[:0])
+	for range spine {
+		b.WriteByte('(')
+	}
+	spine[len(spine)-1].Left.writeTo(b)
+	for i := len(spine) - 1; i >= 0; i-- {
+		b.WriteByte(' ')
+		b.WriteByte(spine[i].Op)
+		b.WriteByte(' ')
+		spine[i].Right.writeTo(b)
+		b.WriteByte(')')
+	}
+}
+
+// leftSpine appends n, its left operand, that operand's left operand and so
+// on for as long as they are *BinaryNodes, and returns the result. A chain
+// such as 1-2-3-…-9 parses into a tree that leans left and is as deep as the
+// chain is long; walking its left edge in a loop, as String and Eval do, means
+// they recurse only into right operands, whose depth Parse limits to MaxDepth.
+func leftSpine(n *BinaryNode, spine []*BinaryNode) []*BinaryNode {
+	for {
+		spine = append(spine, n)
+		left, ok := n.Left.(*BinaryNode)
+		if !ok {
+			return spine
+		}
+		n = left
+	}
+}
