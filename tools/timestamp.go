@@ -103,7 +103,7 @@ func human(t time.Time) string {
 const timestampDescription = `Returns the current date and time in a given time zone.
 
 Arguments, both optional:
-- format: "iso8601" (default): RFC 3339 to the second with the UTC offset, e.g. 2026-11-30T05:12:05+01:00 (Z for UTC). "unix": whole seconds since 1970-01-01T00:00:00Z, e.g. 1796011925. "human": English with the weekday, 24-hour clock, zone abbreviation and offset, e.g. Monday, 30 November 2026, 05:12:05 CET (UTC+01:00).
+- format: "iso8601" (the default, when format is omitted): RFC 3339 to the second with the UTC offset, e.g. 2026-11-30T05:12:05+01:00 (Z for UTC). "unix": whole seconds since 1970-01-01T00:00:00Z, e.g. 1796011925. "human": English with the weekday, 24-hour clock, zone abbreviation and offset, e.g. Monday, 30 November 2026, 05:12:05 CET (UTC+01:00).
 - timezone: an IANA time zone name of the form Area/City, such as Europe/Paris, America/New_York or Asia/Kolkata (default UTC). Names are matched ignoring letter case. Abbreviations (PST, CEST, IST), UTC offsets (+05:00, UTC+5), Windows names (China Standard Time) and Local are refused, with suggestions.
 
 Legacy names in the database are accepted with the database's meaning, which is not what people usually expect: EST, MST and HST are fixed offsets with no daylight saving time (EST is UTC-05:00 all year; use America/New_York for New York), and the Etc/GMT zones have the sign inverted (Etc/GMT+5 is UTC-05:00, Etc/GMT-14 is UTC+14:00).

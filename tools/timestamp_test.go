@@ -162,6 +162,20 @@ func TestTimestampInputSchema(t *testing.T) {
 	check("#", schema)
 }
 
+// TestTimestampDescription checks that the description tells the model
+// what the schema does not: each default, and the two legacy traps.
+func TestTimestampDescription(t *testing.T) {
+	for _, want := range []string{
+		`"iso8601" (the default, when format is omitted)`,
+		"(default UTC)",
+		"EST is UTC-05:00 all year",
+		"Etc/GMT+5 is UTC-05:00",
+		"Local",
+	} {
+		assert.Contains(t, timestampDescription, want)
+	}
+}
+
 // connectTimestamp returns a client session with a server holding the
 // package's tools, whose clock is stopped at now, over in-memory
 // transports.

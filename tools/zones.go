@@ -66,11 +66,17 @@ type ZoneError struct {
 	Suggestions []string // IANA zone names the argument may have meant; may be empty
 
 	reason string // what the argument is instead, completing "timezone %q …"
+	advice string // if set, replaces the request for an Area/City name and the suggestions
 }
 
 func (e *ZoneError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "timezone %q %s. Use an IANA time zone name of the form Area/City", e.Zone, e.reason)
+	fmt.Fprintf(&b, "timezone %q %s. ", e.Zone, e.reason)
+	if e.advice != "" {
+		b.WriteString(e.advice + ".")
+		return b.String()
+	}
+	b.WriteString("Use an IANA time zone name of the form Area/City")
 	switch n := len(e.Suggestions); n {
 	case 0:
 		b.WriteString(`, such as "Europe/Paris", "America/New_York" or "Asia/Tokyo"`)
@@ -102,7 +108,7 @@ func refuse(name string) *ZoneError {
 		return &ZoneError{Zone: name, reason: "is blank; omit timezone for UTC"}
 	case upper == "LOCAL":
 		return &ZoneError{Zone: name, reason: "would be the server's own time zone, which says nothing about the user's"}
-	case strings.Contains(name, "..") || strings.ContainsAny(name, `\`) || strings.HasPrefix(name, "/"):
+	case strings.Contains(name, "..") || strings.Contains(name, `\`) || strings.HasPrefix(name, "/"):
 		e := &ZoneError{Zone: name, reason: "is a file path, not a time zone name"}
 		// "/usr/share/zoneinfo/Europe/Paris" names a zone after all.
 		if _, rest, ok := strings.Cut(name, "zoneinfo/"); ok {
@@ -141,8 +147,8 @@ func refuseOffset(name, trimmed string) *ZoneError {
 	if m == nil {
 		return nil
 	}
-	e := &ZoneError{Zone: name,
-		reason: "is a UTC offset, not an IANA zone name; an offset does not follow the place's daylight saving time"}
+	e := &ZoneError{Zone: name, reason: "is a UTC offset, not an IANA zone name",
+		advice: "Use an IANA time zone name of the form Area/City for the place, which also follows its daylight saving time"}
 	hours, _ := strconv.Atoi(m[2]) // the pattern allows only digits
 	minutes := 0
 	if m[3] != "" {
@@ -152,14 +158,15 @@ func refuseOffset(name, trimmed string) *ZoneError {
 	switch {
 	case hours == 0 && minutes == 0:
 		e.Suggestions = []string{"UTC"}
+		e.advice += `; for UTC itself, use "UTC"`
 	case minutes != 0:
 		// No Etc zone holds a fractional offset; only the place's name helps.
 	case east && hours <= 14:
-		e.reason += fmt.Sprintf(`. For a fixed UTC+%02d:00 all year, use "Etc/GMT-%d" (the Etc/GMT sign is inverted)`, hours, hours)
 		e.Suggestions = []string{fmt.Sprintf("Etc/GMT-%d", hours)}
+		e.advice += fmt.Sprintf(`; for a fixed UTC+%02d:00 all year, use %q (the Etc/GMT sign is inverted)`, hours, e.Suggestions[0])
 	case !east && hours <= 12:
-		e.reason += fmt.Sprintf(`. For a fixed UTC-%02d:00 all year, use "Etc/GMT+%d" (the Etc/GMT sign is inverted)`, hours, hours)
 		e.Suggestions = []string{fmt.Sprintf("Etc/GMT+%d", hours)}
+		e.advice += fmt.Sprintf(`; for a fixed UTC-%02d:00 all year, use %q (the Etc/GMT sign is inverted)`, hours, e.Suggestions[0])
 	}
 	return e
 }

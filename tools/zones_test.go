@@ -100,9 +100,11 @@ func TestZoneErrorMessage(t *testing.T) {
 		{"IST", `timezone "IST" is a time zone abbreviation, not an IANA zone name; ` +
 			`abbreviations are ambiguous and do not say when daylight saving time begins or ends. ` +
 			`Use an IANA time zone name of the form Area/City: perhaps "Asia/Kolkata", "Europe/Dublin" or "Asia/Jerusalem".`},
-		{"UTC+5", `timezone "UTC+5" is a UTC offset, not an IANA zone name; an offset does not follow the place's daylight saving time. ` +
-			`For a fixed UTC+05:00 all year, use "Etc/GMT-5" (the Etc/GMT sign is inverted). ` +
-			`Use an IANA time zone name of the form Area/City: perhaps "Etc/GMT-5".`},
+		{"UTC+5", `timezone "UTC+5" is a UTC offset, not an IANA zone name. ` +
+			`Use an IANA time zone name of the form Area/City for the place, which also follows its daylight saving time; ` +
+			`for a fixed UTC+05:00 all year, use "Etc/GMT-5" (the Etc/GMT sign is inverted).`},
+		{"+05:30", `timezone "+05:30" is a UTC offset, not an IANA zone name. ` +
+			`Use an IANA time zone name of the form Area/City for the place, which also follows its daylight saving time.`},
 	}
 	for _, tt := range tests {
 		_, err := Timestamp(time.Unix(0, 0), "", tt.zone)
