@@ -1,0 +1,87 @@
+package calc
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A corpusCase is one case of testdata/*.calc: an expression and the line
+// after it, which is the value or "error: " and part of the message.
+type corpusCase struct {
+	name  string // file:line of the expression
+	input string // the expression, with {N*text} expanded
+	want  string
+}
+
+// repeat matches {N*text} in a corpus expression.
+var repeat = regexp.MustCompile(`\{(\d+)\*([^}]*)\}`)
+
+// readCorpus reads every case in testdata/*.calc; arithmetic.calc describes
+// the format.
+func readCorpus(t testing.TB) []corpusCase {
+	files, err := filepath.Glob("testdata/*.calc")
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no testdata/*.calc")
+	var cases []corpusCase
+	for _, file := range files {
+		f, err := os.Open(file)
+		require.NoError(t, err)
+		var lines []string // expression, result, each with its line number
+		var lineNums []int
+		s := bufio.NewScanner(f)
+		for n := 1; s.Scan(); n++ {
+			if line := s.Text(); line != "" && !strings.HasPrefix(line, "#") {
+				lines = append(lines, line)
+				lineNums = append(lineNums, n)
+			}
+		}
+		require.NoError(t, s.Err(), file)
+		require.NoError(t, f.Close(), file)
+		require.True(t, len(lines)%2 == 0, "%s: an expression at line %d has no result line", file, lineNums[len(lineNums)-1])
+		for i := 0; i < len(lines); i += 2 {
+			cases = append(cases, corpusCase{
+				name:  fmt.Sprintf("%s:%d", filepath.Base(file), lineNums[i]),
+				input: expand(lines[i]),
+				want:  lines[i+1],
+			})
+		}
+	}
+	return cases
+}
+
+// expand replaces each {N*text} in a corpus expression by N copies of text.
+func expand(line string) string {
+	return repeat.ReplaceAllStringFunc(line, func(m string) string {
+		sub := repeat.FindStringSubmatch(m)
+		n, err := strconv.Atoi(sub[1])
+		if err != nil {
+			panic(fmt.Sprintf("bad repeat %q: %v", m, err)) // the regexp admits only digits
+		}
+		return strings.Repeat(sub[2], n)
+	})
+}
+
+// TestCorpus evaluates every case in testdata/*.calc.
+func TestCorpus(t *testing.T) {
+	for _, c := range readCorpus(t) {
+		t.Run(c.name, func(t *testing.T) {
+			v, _, err := Evaluate(c.input)
+			if msg, ok := strings.CutPrefix(c.want, "error: "); ok {
+				require.Error(t, err, "Evaluate(%.40q) = %v, want error", c.input, v)
+				assert.Contains(t, err.Error(), msg, "Evaluate(%.40q)", c.input)
+				return
+			}
+			require.NoError(t, err, "Evaluate(%.40q)", c.input)
+			assert.Equal(t, c.want, strconv.FormatFloat(v, 'g', -1, 64), "Evaluate(%.40q)", c.input)
+		})
+	}
+}
