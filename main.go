@@ -15,11 +15,17 @@
 //
 // The flags are:
 //
+//	-trace
+//		Log every JSON-RPC message read and written to standard error,
+//		one line each, to watch a client talk to the server.
 //	-version
 //		Print the version and exit.
 //
-// The server exits with status 0 when its standard input is closed, and
-// promptly on SIGINT or SIGTERM.
+// The server answers every line it reads, whatever arrives: a line that is
+// not a JSON-RPC message gets an error reply, and the server reads on. It
+// exits with status 0 when its standard input is closed, once the requests
+// already read are answered (see package stdio), and promptly on SIGINT or
+// SIGTERM.
 package main
 
 import (
@@ -34,7 +40,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"mcp-hello-tools/stdio"
 )
 
 func main() {
@@ -54,6 +60,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
+	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written to stderr")
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\n"+
 			"Serves the MCP tools echo, get_timestamp and calculate over stdio.\n\nThe flags are:\n\n", name)
@@ -78,7 +85,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	server := newServer(time.Now, logger)
 	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
 		"tools", "echo, get_timestamp, calculate")
-	err := server.Run(ctx, &mcp.StdioTransport{})
+	transport := &stdio.Transport{Logger: logger}
+	if *trace {
+		transport.Trace = stderr
+	}
+	err := server.Run(ctx, transport)
 	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil // the client closed our stdin, or we were told to stop
 	}

@@ -1,0 +1,280 @@
+package stdio
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// A conn is the [mcp.Connection] a Transport makes.
+//
+// One goroutine, readLoop, reads the input line by line. It answers the
+// lines that are not messages itself, and hands the messages to Read, where
+// the SDK collects them. The SDK calls Write from many goroutines, one per
+// request in flight; writeMu keeps each message one whole line.
+type conn struct {
+	lines   *lineReader
+	maxSize int
+	closeIn func() error // interrupts readLoop's pending read; may be nil
+
+	writeMu  sync.Mutex
+	out      io.Writer
+	closeOut func() error // may be nil
+
+	grace   time.Duration
+	traceMu sync.Mutex
+	trace   io.Writer
+	log     *slog.Logger
+
+	incoming chan readResult // from readLoop to Read
+
+	// pending holds the requests read and not yet answered, id → method,
+	// so that each is answered once and the end of input can wait for them.
+	mu      sync.Mutex
+	pending map[jsonrpc.ID]string
+	drained chan struct{} // closed when pending empties after the input ended
+
+	closeOnce sync.Once
+	closed    chan struct{}
+	closeErr  error
+}
+
+// readResult is a message, or the error that ended the input.
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// readLoop reads lines until the input ends or the connection is closed.
+func (c *conn) readLoop() {
+	for {
+		line, err := c.lines.next()
+		switch {
+		case errors.Is(err, errTooLarge):
+			c.traceLine("read: ", fmt.Appendf(nil, "(a line of more than %d bytes, skipped)", c.maxSize))
+			c.answer(&badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: message too large: a line may hold at most %d bytes", c.maxSize)})
+			continue
+		case err != nil:
+			c.send(readResult{err: err})
+			return
+		case isBlank(line):
+			continue
+		}
+		c.traceLine("read: ", line)
+		msg, bad := decode(line)
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && !c.track(req) {
+			bad = &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+				"invalid request: id %s is already in use by a request in flight", jsonID(req.ID))}
+		}
+		switch {
+		case bad != nil && bad.IsResponse:
+			c.log.Warn("ignored a malformed response", "error", bad.Message)
+		case bad != nil:
+			c.answer(bad)
+		case !c.send(readResult{msg: msg}):
+			return
+		}
+	}
+}
+
+// send hands r to Read, and reports whether it was taken before the
+// connection closed.
+func (c *conn) send(r readResult) bool {
+	select {
+	case c.incoming <- r:
+		return true
+	case <-c.closed:
+		return false
+	}
+}
+
+// Read implements [mcp.Connection]. When the input ends it waits, for the
+// grace period at most, until every request read has been answered, and
+// then returns io.EOF: the SDK writes nothing after Read fails.
+func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case r := <-c.incoming:
+		if r.err != nil {
+			c.drain()
+			return nil, r.err
+		}
+		return r.msg, nil
+	case <-c.closed:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// drain waits until no request is pending, the grace period is over, or the
+// connection is closed.
+func (c *conn) drain() {
+	c.mu.Lock()
+	if len(c.pending) == 0 {
+		c.mu.Unlock()
+		return
+	}
+	c.drained = make(chan struct{})
+	drained := c.drained
+	c.mu.Unlock()
+
+	timer := time.NewTimer(c.grace)
+	defer timer.Stop()
+	select {
+	case <-drained:
+	case <-c.closed:
+	case <-timer.C:
+		c.mu.Lock()
+		for id, method := range c.pending {
+			c.log.Error("abandoned a request still running when the input ended",
+				"id", jsonID(id), "method", method, "grace_period", c.grace)
+		}
+		c.mu.Unlock()
+	}
+}
+
+// track records req as pending, unless a request with its id already is.
+func (c *conn) track(req *jsonrpc.Request) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.pending[req.ID]; ok {
+		return false
+	}
+	c.pending[req.ID] = req.Method
+	return true
+}
+
+// Write implements [mcp.Connection]. A response must answer a pending
+// request; its error, if any, is given a standard code (see wireError).
+func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	resp, isResponse := msg.(*jsonrpc.Response)
+	if isResponse {
+		c.mu.Lock()
+		_, ok := c.pending[resp.ID]
+		c.mu.Unlock()
+		if !ok {
+			c.log.Error("dropped a reply to no pending request", "id", jsonID(resp.ID))
+			return nil
+		}
+		if resp.Error != nil {
+			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error)}
+		}
+	}
+	data, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return err
+	}
+	err = c.writeLine(data)
+	if isResponse {
+		c.mu.Lock()
+		delete(c.pending, resp.ID)
+		if len(c.pending) == 0 && c.drained != nil {
+			close(c.drained)
+			c.drained = nil
+		}
+		c.mu.Unlock()
+	}
+	return err
+}
+
+// answer writes the error reply to a line that is not a message.
+func (c *conn) answer(bad *badMessage) {
+	id := bad.ID
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: bad.Code, Message: bad.Message}})
+	if err == nil {
+		c.writeMu.Lock()
+		err = c.writeLine(data)
+		c.writeMu.Unlock()
+	}
+	if err != nil {
+		c.log.Error("could not answer a line that is not a message", "error", err)
+	}
+}
+
+// writeLine writes data and a newline in one Write call. The caller holds
+// writeMu.
+func (c *conn) writeLine(data []byte) error {
+	data = append(data, '\n')
+	c.traceLine("write: ", data[:len(data)-1])
+	_, err := c.out.Write(data)
+	return err
+}
+
+// Close implements [mcp.Connection]. It stops readLoop and closes the
+// Reader and Writer given to the Transport, if they can be closed.
+func (c *conn) Close() error {
+	c.closeOnce.Do(func() {
+		close(c.closed)
+		var errs []error
+		if c.closeIn != nil {
+			errs = append(errs, c.closeIn())
+		}
+		if c.closeOut != nil {
+			errs = append(errs, c.closeOut())
+		}
+		c.closeErr = errors.Join(errs...)
+	})
+	return c.closeErr
+}
+
+// SessionID implements [mcp.Connection]: a stdio connection is one session,
+// and has no id.
+func (c *conn) SessionID() string { return "" }
+
+// maxTrace is the longest line written to Trace, in bytes.
+const maxTrace = 16 << 10
+
+func (c *conn) traceLine(prefix string, line []byte) {
+	if c.trace == nil {
+		return
+	}
+	buf := make([]byte, 0, len(prefix)+min(len(line), maxTrace)+40)
+	buf = append(buf, prefix...)
+	if len(line) > maxTrace {
+		buf = append(buf, line[:maxTrace]...)
+		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
+	} else {
+		buf = append(buf, line...)
+	}
+	buf = append(buf, '\n')
+	c.traceMu.Lock()
+	defer c.traceMu.Unlock()
+	_, _ = c.trace.Write(buf) // tracing is best effort
+}
+
+// isBlank reports whether line holds only spaces and tabs: an empty line,
+// which is ignored.
+func isBlank(line []byte) bool {
+	for _, b := range line {
+		if b != ' ' && b != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// jsonID formats an id as it appears on the wire: 7 or "seven".
+func jsonID(id jsonrpc.ID) string {
+	data, err := json.Marshal(id.Raw())
+	if err != nil {
+		return fmt.Sprint(id.Raw())
+	}
+	return string(data)
+}

@@ -1,0 +1,39 @@
+// Package stdio is the MCP stdio transport this server speaks: JSON-RPC 2.0
+// messages, one per line, read from standard input and written to standard
+// output (MCP specification 2025-11-25, "Transports").
+//
+// The go-sdk has a stdio transport of its own, mcp.StdioTransport. This
+// package exists because, in go-sdk v1.8.0, that transport lets a client's
+// mistakes end the session, where a server should answer and carry on:
+//
+//   - A line that is not JSON stops its reader, and the session ends. Here
+//     the line is answered with a -32700 parse error and the next line is
+//     read. JSON that is not a JSON-RPC 2.0 message (no "jsonrpc": "2.0", no
+//     method, a batch array, a number) gets -32600, with the request's id
+//     when one can be read.
+//   - When standard input ends, requests still being handled lose their
+//     replies: the SDK stops writing as soon as a read fails. Here Read
+//     waits, for DefaultGracePeriod at most, until every request already
+//     read has been answered, and only then reports the end of input. So
+//     `printf '%s\n' "$INIT" "$INITIALIZED" "$CALL" | mcp-hello-tools`
+//     prints both replies.
+//   - Some errors the SDK raises carry code 0, which is no JSON-RPC code at
+//     all (a request before initialize, bad initialize params). Here every
+//     error reply carries one of the five standard codes.
+//
+// (The third shortfall, that a panicking tool handler kills the process, is
+// not the transport's to fix: the server's middleware recovers it.)
+//
+// Lines are framed by a bufio.Reader into reused buffers, and each line is
+// decoded once, with encoding/json, into the shape every JSON-RPC message
+// shares; the SDK's own reader decodes each message two or three times, each
+// time with a fresh 32 KiB decoder buffer. A line longer than
+// DefaultMaxMessageSize is answered with -32600 and skipped without being
+// held in memory. Empty lines are ignored, and a "\r" before the "\n" is
+// dropped.
+//
+// The package builds only on the SDK's exported interfaces: [Transport]
+// implements mcp.Transport, and the connection it makes implements
+// mcp.Connection, passing *jsonrpc.Request and *jsonrpc.Response values to
+// and from the SDK, which does everything else.
+package stdio
