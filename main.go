@@ -45,10 +45,10 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
-		stop()
 		os.Exit(1)
 	}
 }
@@ -89,9 +89,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if *trace {
 		transport.Trace = stderr
 	}
-	err := server.Run(ctx, transport)
-	if err == nil || errors.Is(err, io.EOF) || ctx.Err() != nil {
-		return nil // the client closed our stdin, or we were told to stop
+	// Run returns when the client closes our stdin, or when ctx is cancelled
+	// by a signal: both are a normal end of the session.
+	if err := server.Run(ctx, transport); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+		return err
 	}
-	return err
+	return nil
 }

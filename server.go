@@ -37,7 +37,7 @@ func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 			SupportedProtocolVersions: protocolVersions,
 		})
 	tools.Add(s, now)
-	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger))
+	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger), clarifyArgumentErrors())
 	return s
 }
 

@@ -142,18 +142,21 @@ func TestInputErrors(t *testing.T) {
 		args       any
 		want       string // substring of the error text
 	}{
-		{"echo missing message", "echo", map[string]any{}, "message"},
-		{"echo mistyped message", "echo", map[string]any{"message": 42}, "message"},
-		{"echo unknown argument", "echo", map[string]any{"message": "a", "volume": 11}, "volume"},
-		{"calculate missing expression", "calculate", map[string]any{}, "expression"},
-		{"calculate mistyped expression", "calculate", map[string]any{"expression": []int{1}}, "expression"},
+		{"echo missing message", "echo", map[string]any{}, `invalid arguments for echo: missing required argument "message"`},
+		{"echo null arguments", "echo", nil, `invalid arguments for echo: missing required argument "message"`},
+		{"echo arguments not an object", "echo", []int{1}, `invalid arguments for echo: arguments must be a JSON object`},
+		{"echo mistyped message", "echo", map[string]any{"message": 42}, `invalid arguments for echo: argument "message" must be a string, not integer`},
+		{"echo unknown argument", "echo", map[string]any{"message": "a", "volume": 11}, `invalid arguments for echo: unknown argument "volume"`},
+		{"calculate missing expression", "calculate", map[string]any{}, `missing required argument "expression"`},
+		{"calculate null expression", "calculate", map[string]any{"expression": nil}, `argument "expression" must be a string, not null`},
+		{"calculate mistyped expression", "calculate", map[string]any{"expression": []int{1}}, `argument "expression" must be a string, not array`},
 		{"calculate bad expression", "calculate", map[string]any{"expression": "2 * (3 + )"}, "column 10"},
 		{"calculate division by zero", "calculate", map[string]any{"expression": "0/0"}, "division by zero"},
 		{"calculate not finite", "calculate", map[string]any{"expression": "1e308*10"}, "finite"},
-		{"get_timestamp bad format", "get_timestamp", map[string]any{"format": "rfc822"}, "rfc822"},
+		{"get_timestamp bad format", "get_timestamp", map[string]any{"format": "rfc822"}, `argument "format" is "rfc822"; it must be one of ["iso8601", "unix", "human"]`},
 		{"get_timestamp unknown zone", "get_timestamp", map[string]any{"timezone": "Mars/Olympus"}, "Mars/Olympus"},
 		{"get_timestamp Local", "get_timestamp", map[string]any{"timezone": "Local"}, "IANA"},
-		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, "zone"},
+		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, `unknown argument "zone"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// clarifyArgumentErrors returns middleware that rewrites the SDK's messages
+// for tool arguments that fail the tool's inputSchema.
+//
+// The SDK checks a call's arguments against the inputSchema before the
+// handler runs and, as the 2025-11-25 specification asks (SEP-1303), answers
+// a failure with a tool result whose isError is set, so the model can
+// correct its call. But the text is the JSON Schema validator's own, for
+// example
+//
+//	validating "arguments": validating root: validating /properties/expression: type: <invalid reflect.Value> has type "null", want "string"
+//
+// which a model can act on only by guessing. The middleware turns it into
+//
+//	invalid arguments for calculate: argument "expression" must be a string, not null
+//
+// Messages it does not recognise keep the validator's detail, without the
+// "validating root" noise.
+func clarifyArgumentErrors() mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			call, isCall := req.(*mcp.CallToolRequest)
+			result, isResult := res.(*mcp.CallToolResult)
+			if err != nil || !isCall || !isResult || !result.IsError || len(result.Content) != 1 {
+				return res, err
+			}
+			text, ok := result.Content[0].(*mcp.TextContent)
+			if !ok {
+				return res, nil
+			}
+			if detail, found := strings.CutPrefix(text.Text, `validating "arguments": `); found {
+				text.Text = fmt.Sprintf("invalid arguments for %s: %s", call.Params.Name, plainSchemaError(detail))
+			}
+			return res, nil
+		}
+	}
+}
+
+// schemaErrors match the validator's messages (github.com/google/jsonschema-go)
+// for the keywords our input schemas use, and say each in plain words. The
+// validator prints a list of names with %q, as ["a" "b"], and a list of enum
+// values with %v, as [a b].
+var schemaErrors = []struct {
+	pattern *regexp.Regexp
+	plain   func(m []string) string
+}{
+	{regexp.MustCompile(`^validating root: required: missing properties: \[(.*)\]$`),
+		func(m []string) string { return "missing required argument " + commas(m[1]) }},
+	{regexp.MustCompile(`^validating root: unexpected additional properties \[(.*)\]$`),
+		func(m []string) string {
+			return "unknown argument " + commas(m[1]) + "; use only the arguments in the tool's inputSchema"
+		}},
+	{regexp.MustCompile(`^validating root: validating /properties/([^:]*): type: .* has type "(.*)", want "(.*)"$`),
+		func(m []string) string { return fmt.Sprintf("argument %q must be a %s, not %s", m[1], m[3], m[2]) }},
+	{regexp.MustCompile(`^validating root: validating /properties/([^:]*): enum: (.*) does not equal any of: \[(.*)\]$`),
+		func(m []string) string {
+			return fmt.Sprintf("argument %q is %q; it must be one of %s", m[1], m[2], commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
+		}},
+	{regexp.MustCompile(`^unmarshaling arguments: `),
+		func([]string) string { return `arguments must be a JSON object, such as {"name": value}` }},
+}
+
+// plainSchemaError says a validator message in plain words.
+func plainSchemaError(detail string) string {
+	for _, e := range schemaErrors {
+		if m := e.pattern.FindStringSubmatch(detail); m != nil {
+			return e.plain(m)
+		}
+	}
+	return strings.TrimPrefix(detail, "validating root: ")
+}
+
+// commas separates the names of a %q-printed list with commas.
+func commas(list string) string { return strings.ReplaceAll(list, `" "`, `", "`) }
