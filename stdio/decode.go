@@ -45,7 +45,12 @@ type badMessage struct {
 // *jsonrpc.Response, or a *badMessage saying why it is neither.
 func decode(line []byte) (jsonrpc.Message, *badMessage) {
 	var w wireMessage
-	if err := json.Unmarshal(line, &w); err != nil {
+	err := json.Unmarshal(line, &w)
+	if err == nil && line[0] != '{' {
+		// null: json.Unmarshal takes it for an object with no members.
+		err = &json.UnmarshalTypeError{Value: "null"}
+	}
+	if err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
 			return nil, &badMessage{Code: jsonrpc.CodeParseError,

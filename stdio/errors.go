@@ -32,7 +32,11 @@ func wireError(err error) *jsonrpc.Error {
 	if errors.As(err, &coded) {
 		out.Code, out.Data = coded.Code, coded.Data
 	}
-	out.Code = standardCode(out.Code, out.Message)
+	code := standardCode(out.Code, out.Message)
+	if out.Code == jsonrpc.CodeInvalidRequest && code == jsonrpc.CodeInvalidParams {
+		out.Message = strings.Replace(out.Message, "invalid request: ", "invalid params: ", 1)
+	}
+	out.Code = code
 	return out
 }
 

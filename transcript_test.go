@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+
+	"mcp-hello-tools/stdio"
+)
+
+// The transcripts in testdata/*.txtar are whole stdio sessions, kept as the
+// README's wire examples. Each holds a comment saying what it shows, a
+// "send" file (the lines a client writes to the server's stdin, one JSON-RPC
+// message a line) and a "receive" file (the lines the server writes back).
+// After the last line the input ends, as when a client closes the pipe.
+//
+// Replies are compared as JSON, in the order of the lines they answer:
+// requests run concurrently, so the server may write them in another order.
+// Run "go test -run TestTranscripts -update" to rewrite the receive files
+// from what the server says.
+var update = flag.Bool("update", false, "rewrite the receive files of testdata/*.txtar")
+
+// transcriptNow is the clock of the transcripts: 30 November 2026,
+// 04:12:05 UTC.
+func transcriptNow() time.Time { return time.Date(2026, 11, 30, 4, 12, 5, 0, time.UTC) }
+
+// transcriptSetups prepares the sessions of the transcripts that need more
+// than the server itself: test tools, or a transport with lower limits.
+var transcriptSetups = map[string]func(*mcp.Server, *stdio.Transport){
+	"panic.txtar": func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
+	"eof.txtar":   func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
+	"abandon.txtar": func(s *mcp.Server, t *stdio.Transport) {
+		addTestTools(s)
+		t.GracePeriod = 200 * time.Millisecond
+	},
+	"too_large.txtar": func(_ *mcp.Server, t *stdio.Transport) { t.MaxMessageSize = 200 },
+}
+
+// transcriptLogs holds, for some transcripts, text the server's log (its
+// stderr) must contain.
+var transcriptLogs = map[string][]string{
+	"panic.txtar":   {"handler panicked", "something went wrong", "goroutine"},
+	"abandon.txtar": {"abandoned a request", "method=tools/call"},
+}
+
+// SleepInput is the arguments object of the sleep test tool.
+type SleepInput struct {
+	Milliseconds int `json:"milliseconds"`
+}
+
+// addTestTools adds two tools that exist only in tests: "panic", whose
+// handler panics, and "sleep", which answers after the given time, or when
+// its request is cancelled.
+func addTestTools(s *mcp.Server) {
+	mcp.AddTool(s, &mcp.Tool{Name: "panic", Description: "Panics."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			panic("something went wrong")
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "sleep", Description: "Sleeps, then answers."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, in SleepInput) (*mcp.CallToolResult, any, error) {
+			select {
+			case <-time.After(time.Duration(in.Milliseconds) * time.Millisecond):
+			case <-ctx.Done():
+				return nil, nil, ctx.Err()
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "awake"}}}, nil, nil
+		})
+}
+
+func TestTranscripts(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.txtar"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			t.Parallel()
+			testTranscript(t, file)
+		})
+	}
+}
+
+func testTranscript(t *testing.T, file string) {
+	archive, err := txtar.ParseFile(file)
+	require.NoError(t, err)
+	send, receive := txtarFile(archive, "send"), txtarFile(archive, "receive")
+	require.NotNil(t, send, "%s has no send file", file)
+	sent := strings.SplitAfter(string(send.Data), "\n")
+	if sent[len(sent)-1] == "" {
+		sent = sent[:len(sent)-1]
+	}
+
+	got, logs := runSession(t, filepath.Base(file), sent)
+	for _, want := range transcriptLogs[filepath.Base(file)] {
+		require.Contains(t, logs, want, "%s: server log", file)
+	}
+
+	if *update {
+		data := []byte(strings.Join(got, "\n") + "\n")
+		if len(got) == 0 {
+			data = nil
+		}
+		if receive == nil {
+			archive.Files = append(archive.Files, txtar.File{Name: "receive"})
+			receive = &archive.Files[len(archive.Files)-1]
+		}
+		receive.Data = data
+		require.NoError(t, os.WriteFile(file, txtar.Format(archive), 0o644))
+		return
+	}
+	require.NotNil(t, receive, "%s has no receive file; run with -update", file)
+	want := nonEmptyLines(string(receive.Data))
+	if diff := cmp.Diff(decodeLines(t, want), decodeLines(t, got)); diff != "" {
+		t.Errorf("%s: replies differ (-want +got):\n%s\ngot:\n%s", file, diff, strings.Join(got, "\n"))
+	}
+}
+
+// runSession serves one session over a stdio.Transport, writing the lines
+// sent one at a time, then closing the input. It returns the server's
+// replies in the order of the lines they answer, and the server's log.
+func runSession(t *testing.T, name string, sent []string) (replies []string, log string) {
+	logs := &lockedWriter{w: new(bytes.Buffer)}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	server := newServer(transcriptNow, logger)
+	inR, inW := io.Pipe()
+	rec := &recorder{}
+	transport := &stdio.Transport{Reader: &countingReader{r: inR, rec: rec}, Writer: rec, Logger: logger}
+	if setup := transcriptSetups[name]; setup != nil {
+		setup(server, transport)
+	}
+	done := make(chan error, 1)
+	go func() { done <- server.Run(context.Background(), transport) }()
+
+	for _, line := range sent {
+		_, err := io.WriteString(inW, line)
+		require.NoError(t, err, "writing %q", line)
+	}
+	require.NoError(t, inW.Close())
+	select {
+	case err := <-done:
+		require.NoError(t, err, "server.Run")
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server did not stop after the input ended")
+	}
+	logs.mu.Lock()
+	defer logs.mu.Unlock()
+	return rec.inOrder(t, sent), fmt.Sprint(logs.w)
+}
+
+// A recorder is the server's stdout in a transcript. It keeps each line
+// written with the number of lines the server had read by then.
+type recorder struct {
+	mu      sync.Mutex
+	read    int // lines read by the server so far
+	partial []byte
+	replies []reply
+}
+
+type reply struct {
+	line string
+	read int
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.partial = append(r.partial, p...)
+	for {
+		i := bytes.IndexByte(r.partial, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		r.replies = append(r.replies, reply{line: string(r.partial[:i]), read: r.read})
+		r.partial = r.partial[i+1:]
+	}
+}
+
+// inOrder returns the replies ordered by the line they answer: for a reply
+// with an id, the first request with that id read before the reply was
+// written and not answered yet; for a reply with a null id, the line being
+// read when it was written (the connection answers those lines itself,
+// before it reads on).
+func (r *recorder) inOrder(t *testing.T, sent []string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	require.Empty(t, r.partial, "the server wrote an unterminated line")
+	ids := make([]string, len(sent)) // the id of each request sent
+	for i, line := range sent {
+		var req struct{ ID json.RawMessage }
+		if json.Unmarshal([]byte(line), &req) == nil {
+			ids[i] = string(req.ID)
+		}
+	}
+	type answer struct {
+		line string
+		to   int // index in sent
+	}
+	answers := make([]answer, 0, len(r.replies))
+	for _, rep := range r.replies {
+		var msg struct{ ID json.RawMessage }
+		require.NoError(t, json.Unmarshal([]byte(rep.line), &msg), "reply is not JSON: %s", rep.line)
+		to := rep.read - 1
+		if id := string(msg.ID); id != "null" {
+			i := slices.Index(ids[:rep.read], id)
+			require.GreaterOrEqual(t, i, 0, "reply to no request: %s", rep.line)
+			ids[i] = "" // answered
+			to = i
+		}
+		answers = append(answers, answer{rep.line, to})
+	}
+	slices.SortStableFunc(answers, func(a, b answer) int { return a.to - b.to })
+	lines := make([]string, len(answers))
+	for i, a := range answers {
+		lines[i] = a.line
+	}
+	return lines
+}
+
+// A countingReader is the server's stdin in a transcript: it counts the
+// lines the server reads, for the recorder. Each Read of the pipe returns
+// at most one line, as the test writes one line per Write.
+type countingReader struct {
+	r   io.Reader
+	rec *recorder
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.rec.mu.Lock()
+	c.rec.read += bytes.Count(p[:n], []byte("\n"))
+	c.rec.mu.Unlock()
+	return n, err
+}
+
+func (c *countingReader) Close() error { return c.r.(io.Closer).Close() }
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func txtarFile(a *txtar.Archive, name string) *txtar.File {
+	for i := range a.Files {
+		if a.Files[i].Name == name {
+			return &a.Files[i]
+		}
+	}
+	return nil
+}
+
+func nonEmptyLines(s string) []string {
+	var lines []string
+	for line := range strings.Lines(s) {
+		if line = strings.TrimSpace(line); line != "" {
+			lines = append(lines, line)
+		}
+	}
+	return lines
+}
+
+// decodeLines decodes each line as JSON, and checks that it is a JSON-RPC
+// 2.0 response whose error, if any, has a standard code.
+func decodeLines(t *testing.T, lines []string) []any {
+	values := make([]any, len(lines))
+	for i, line := range lines {
+		require.NoError(t, json.Unmarshal([]byte(line), &values[i]), "line %d is not JSON: %s", i+1, line)
+		var resp struct {
+			JSONRPC string
+			Error   *jsonrpc.Error
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &resp))
+		require.Equal(t, "2.0", resp.JSONRPC, "line %d: %s", i+1, line)
+		if resp.Error != nil {
+			require.True(t, isStandardCode(resp.Error.Code), "line %d has a non-standard code: %s", i+1, line)
+		}
+	}
+	return values
+}
