@@ -9,12 +9,21 @@
 // output. Standard output carries nothing but protocol messages; the startup
 // banner and one log line per tool call go to standard error.
 //
+// With -http it serves the same tools over the Streamable HTTP transport
+// instead, at http://ADDRESS/mcp, for clients that connect to a running
+// server rather than start one (see http.go).
+//
 // Usage:
 //
 //	mcp-hello-tools [flags]
 //
 // The flags are:
 //
+//	-http address
+//		Serve Streamable HTTP at http://address/mcp instead of stdio.
+//		The address must be a loopback one, such as 127.0.0.1:8080, as
+//		the server has no authentication. Port 0 picks a free port; the
+//		startup line on standard error gives the URL.
 //	-trace
 //		Log every JSON-RPC message read and written to standard error,
 //		one line each, to watch a client talk to the server.
@@ -25,7 +34,8 @@
 // not a JSON-RPC message gets an error reply, and the server reads on. It
 // exits with status 0 when its standard input is closed, once the requests
 // already read are answered (see package stdio), and promptly on SIGINT or
-// SIGTERM.
+// SIGTERM. With -http it serves until SIGINT or SIGTERM, then lets requests
+// in flight finish.
 package main
 
 import (
@@ -54,16 +64,19 @@ func main() {
 }
 
 // run parses the command line and serves MCP over stdio until standard input
-// closes or ctx is cancelled. stdout is written only by -version and -h;
-// while serving, the transport owns the process's standard output.
+// closes or ctx is cancelled; with -http, it serves Streamable HTTP until ctx
+// is cancelled. stdout is written only by -version and -h; while serving,
+// the transport owns the process's standard output.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
 	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written to stderr")
+	httpAddr := flags.String("http", "", "serve Streamable HTTP at http://`address`/mcp instead of stdio (loopback only, such as 127.0.0.1:8080)")
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\n"+
-			"Serves the MCP tools echo, get_timestamp and calculate over stdio.\n\nThe flags are:\n\n", name)
+			"Serves the MCP tools echo, get_timestamp and calculate over stdio,\n"+
+			"or over Streamable HTTP with -http.\n\nThe flags are:\n\n", name)
 		flags.PrintDefaults()
 	}
 	if err := flags.Parse(args); err != nil {
@@ -83,6 +96,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	logger := slog.New(slog.NewTextHandler(stderr, nil))
 	server := newServer(time.Now, logger)
+	if *httpAddr != "" {
+		if *trace {
+			return errors.New("-trace shows the stdio transport's messages; it does not work with -http")
+		}
+		return serveHTTP(ctx, *httpAddr, server, logger)
+	}
 	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
 		"tools", "echo, get_timestamp, calculate")
 	transport := &stdio.Transport{Logger: logger}
