@@ -24,9 +24,8 @@ type conn struct {
 	maxSize int
 	closeIn func() error // interrupts readLoop's pending read; may be nil
 
-	writeMu  sync.Mutex
-	out      io.Writer
-	closeOut func() error // may be nil
+	writeMu sync.Mutex
+	out     io.Writer
 
 	grace   time.Duration
 	traceMu sync.Mutex
@@ -217,19 +216,14 @@ func (c *conn) writeLine(data []byte) error {
 	return err
 }
 
-// Close implements [mcp.Connection]. It stops readLoop and closes the
-// Reader and Writer given to the Transport, if they can be closed.
+// Close implements [mcp.Connection]. It stops readLoop, closing the input
+// if it can be closed, so that a read in progress returns.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		var errs []error
 		if c.closeIn != nil {
-			errs = append(errs, c.closeIn())
+			c.closeErr = c.closeIn()
 		}
-		if c.closeOut != nil {
-			errs = append(errs, c.closeOut())
-		}
-		c.closeErr = errors.Join(errs...)
 	})
 	return c.closeErr
 }

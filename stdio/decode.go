@@ -107,7 +107,7 @@ func decode(line []byte) (jsonrpc.Message, *badMessage) {
 	}
 
 	var method string
-	if err := json.Unmarshal(w.Method, &method); err != nil {
+	if w.Method[0] != '"' || json.Unmarshal(w.Method, &method) != nil {
 		return invalid(`"method" must be a string, found %s`, w.Method)
 	}
 	if w.ID != nil && !id.IsValid() {
@@ -135,6 +135,10 @@ func makeID(raw json.RawMessage) (jsonrpc.ID, error) {
 		v = s
 	default:
 		f, err := strconv.ParseFloat(string(raw), 64)
+		// ParseFloat rounds 2⁵³+1 to 2⁵³: check an integer as written.
+		if n, intErr := strconv.ParseInt(string(raw), 10, 64); intErr == nil && (n > maxExactID || n < -maxExactID) {
+			err = strconv.ErrRange
+		}
 		if err != nil || f != math.Trunc(f) || math.Abs(f) > maxExactID {
 			return jsonrpc.ID{}, fmt.Errorf(`"id" must be a string or an integer between -2^53 and 2^53, found %s`, raw)
 		}

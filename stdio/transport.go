@@ -36,8 +36,7 @@ type Transport struct {
 	// how a pending read is interrupted.
 	Reader io.Reader
 	// Writer is where messages are written, one Write call per message;
-	// nil means standard output. If it is an io.Closer, closing the
-	// connection closes it.
+	// nil means standard output. Closing the connection does not close it.
 	Writer io.Writer
 
 	// MaxMessageSize is the longest line accepted, in bytes, without its
@@ -78,8 +77,6 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	}
 	if c.out == nil {
 		c.out = os.Stdout
-	} else if cl, ok := c.out.(io.Closer); ok {
-		c.closeOut = cl.Close
 	}
 	if c.maxSize <= 0 {
 		c.maxSize = DefaultMaxMessageSize
