@@ -16,6 +16,12 @@
 // Usage:
 //
 //	mcp-hello-tools [flags]
+//	mcp-hello-tools config CLIENT [-binary PATH]
+//
+// The config subcommand prints the configuration that makes CLIENT
+// (claude-desktop, vscode, claude-code or cursor) start this server, with
+// the absolute paths of the go command and of this checkout filled in for
+// "go -C DIR run .", or with -binary, of a built server (see config.go).
 //
 // The flags are:
 //
@@ -65,16 +71,20 @@ func main() {
 
 // run parses the command line and serves MCP over stdio until standard input
 // closes or ctx is cancelled; with -http, it serves Streamable HTTP until ctx
-// is cancelled. stdout is written only by -version and -h; while serving,
-// the transport owns the process's standard output.
+// is cancelled. With "config" as the first argument, it runs the config
+// subcommand instead. stdout is written only by -version, -h and config;
+// while serving, the transport owns the process's standard output.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "config" {
+		return runConfig(args[1:], stdout, stderr)
+	}
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
 	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written to stderr")
 	httpAddr := flags.String("http", "", "serve Streamable HTTP at http://`address`/mcp instead of stdio (loopback only, such as 127.0.0.1:8080)")
 	flags.Usage = func() {
-		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\n"+
+		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\t%[1]s config CLIENT [-binary PATH]\n\n"+
 			"Serves the MCP tools echo, get_timestamp and calculate over stdio,\n"+
 			"or over Streamable HTTP with -http.\n\nThe flags are:\n\n", name)
 		flags.PrintDefaults()

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// parseConfig extracts the server's launch from the output of config for
+// client: the JSON entry the client reads, or the words of the claude mcp add
+// command.
+func parseConfig(t *testing.T, client, out string) launch {
+	t.Helper()
+	var l launch
+	switch client {
+	case "claude-desktop", "cursor":
+		var cfg struct {
+			MCPServers map[string]launch `json:"mcpServers"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config %s output:\n%s", client, out)
+		require.Contains(t, cfg.MCPServers, serverKey, "config %s output:\n%s", client, out)
+		l = cfg.MCPServers[serverKey]
+	case "vscode":
+		var cfg struct {
+			Servers map[string]struct {
+				Type string `json:"type"`
+				launch
+			} `json:"servers"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config vscode output:\n%s", out)
+		require.Contains(t, cfg.Servers, serverKey, "config vscode output:\n%s", out)
+		assert.Equal(t, "stdio", cfg.Servers[serverKey].Type)
+		l = cfg.Servers[serverKey].launch
+	case "claude-code":
+		words := shellSplit(t, strings.TrimSuffix(out, "\n"))
+		prefix := []string{"claude", "mcp", "add", "--scope", "user", serverKey, "--"}
+		require.Greater(t, len(words), len(prefix), "config claude-code output: %s", out)
+		require.Equal(t, prefix, words[:len(prefix)], "config claude-code output: %s", out)
+		l = launch{Command: words[len(prefix)], Args: words[len(prefix)+1:]}
+	default:
+		t.Fatalf("parseConfig: no parser for client %q", client)
+	}
+	require.NotNil(t, l.Args, "config %s: args is null, want a list", client)
+	return l
+}
+
+// shellSplit splits a command line the way a POSIX shell does, for the
+// words shellQuote writes: bare words, single-quoted strings and \'.
+func shellSplit(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var word strings.Builder
+	inWord, quoted := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quoted && c == '\'':
+			quoted = false
+		case quoted:
+			word.WriteByte(c)
+		case c == '\'':
+			quoted, inWord = true, true
+		case c == '\\' && i+1 < len(line):
+			i++
+			word.WriteByte(line[i])
+			inWord = true
+		case c == ' ':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteByte(c)
+			inWord = true
+		}
+	}
+	require.False(t, quoted, "unterminated quote in %s", line)
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+func TestConfigGoRun(t *testing.T) {
+	goCmd, err := exec.LookPath("go")
+	require.NoError(t, err)
+	goCmd, err = filepath.Abs(goCmd)
+	require.NoError(t, err)
+	moduleDir, err := os.Getwd() // go test runs in the package directory, the module root
+	require.NoError(t, err)
+
+	for _, c := range clients {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			require.NoError(t, runConfig([]string{c.name}, &stdout, &stderr), "config %s; stderr:\n%s", c.name, &stderr)
+			l := parseConfig(t, c.name, stdout.String())
+			assert.Equal(t, goCmd, l.Command, "config %s: command", c.name)
+			assert.Equal(t, []string{"-C", moduleDir, "run", "."}, l.Args, "config %s: args", c.name)
+			assert.Contains(t, stderr.String(), "build ./...", "config %s tells to build first", c.name)
+		})
+	}
+}
+
+func TestConfigBinary(t *testing.T) {
+	// A path with a space and a quote, to test the JSON and shell quoting.
+	dir := filepath.Join(t.TempDir(), "it's a dir")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	bin := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(bin, []byte("not really a server"), 0o755))
+
+	for _, c := range clients {
+		orders := map[string][]string{
+			"client first": {c.name, "-binary", bin},
+			"flag first":   {"-binary", bin, c.name},
+		}
+		for order, args := range orders {
+			t.Run(c.name+" "+order, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				require.NoError(t, runConfig(args, &stdout, &stderr), "config %q; stderr:\n%s", args, &stderr)
+				l := parseConfig(t, c.name, stdout.String())
+				assert.Equal(t, launch{Command: bin, Args: []string{}}, l, "config %q", args)
+				assert.NotContains(t, stderr.String(), "build ./...", "config %q", args)
+			})
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string // substring
+	}{
+		{"no client", nil, "name a client"},
+		{"unknown client", []string{"emacs"}, `unknown client "emacs"`},
+		{"two clients", []string{"vscode", "cursor"}, `unexpected argument "cursor"`},
+		{"missing binary", []string{"vscode", "-binary", filepath.Join(dir, "nothing")}, "go build -o"},
+		{"binary is a directory", []string{"vscode", "-binary", dir}, "is a directory"},
+		{"unknown flag", []string{"vscode", "-bin", "x"}, "not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := runConfig(tt.args, &stdout, &stderr)
+			require.Error(t, err, "config %q", tt.args)
+			assert.Contains(t, err.Error(), tt.wantErr, "config %q", tt.args)
+			assert.Empty(t, stdout.String(), "config %q prints nothing to paste", tt.args)
+		})
+	}
+}
+
+// TestConfigOutsideCheckout runs config in a directory that is not this
+// module: without -binary it cannot say where the checkout is.
+func TestConfigOutsideCheckout(t *testing.T) {
+	other := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(other, "go.mod"), []byte("module example.com/other\n\ngo 1.26\n"), 0o644))
+	for _, dir := range []string{t.TempDir(), other} {
+		t.Chdir(dir)
+		var stdout, stderr bytes.Buffer
+		err := runConfig([]string{"vscode"}, &stdout, &stderr)
+		require.Error(t, err, "config vscode in %s", dir)
+		assert.Contains(t, err.Error(), "-binary", "config vscode in %s suggests -binary", dir)
+		assert.Empty(t, stdout.String())
+	}
+}
+
+func TestRunDispatchesConfig(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, run(t.Context(), []string{"config", "cursor"}, &stdout, &stderr))
+	parseConfig(t, "cursor", stdout.String())
+}
+
+func TestModuleDirective(t *testing.T) {
+	gomod, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	assert.Equal(t, modulePath, moduleDirective(gomod), "this checkout's go.mod declares modulePath")
+
+	tests := []struct{ gomod, want string }{
+		{"module example.com/a\n", "example.com/a"},
+		{"// comment\n\nmodule \"example.com/b\" // quoted\n", "example.com/b"},
+		{"go 1.26\n", ""},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, moduleDirective([]byte(tt.gomod)), "moduleDirective(%q)", tt.gomod)
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"/usr/local/go/bin/go", "/usr/local/go/bin/go"},
+		{"-C", "-C"},
+		{".", "."},
+		{"", "''"},
+		{"/Users/ann/My Projects/mcp", "'/Users/ann/My Projects/mcp'"},
+		{`C:\Program Files\Go\bin\go.exe`, `'C:\Program Files\Go\bin\go.exe'`},
+		{"it's", `'it'\''s'`},
+		{"$HOME", "'$HOME'"},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, shellQuote(tt.in), "shellQuote(%q)", tt.in)
+		assert.Equal(t, []string{tt.in}, shellSplit(t, shellQuote(tt.in)), "shellSplit(shellQuote(%q))", tt.in)
+	}
+}
