@@ -1,0 +1,67 @@
+package calc
+
+import (
+	"testing"
+
+	"github.com/expr-lang/expr"
+)
+
+// benchExpressions are a short, a medium and a long expression, about 10,
+// 100 and 10,000 characters.
+var benchExpressions = func() []struct{ name, expression string } {
+	const medium = "(3.5 + 2) * 4 ^ 2 / -7 - (1e3 / 8 - 2.25) * (9 - 4 ^ 0.5) + 12 / (6 - 2) * (5 + 3 ^ 2) - 0.125"
+	long := medium
+	for len(long)+len(" + ")+len(medium) <= MaxLength {
+		long += " + " + medium
+	}
+	return []struct{ name, expression string }{
+		{"short", "2*(3+4)^2"},
+		{"medium", medium},
+		{"long", long},
+	}
+}()
+
+// BenchmarkEval measures a one-shot evaluation of an expression's text,
+// with this package (Parse and Eval) and with expr (Compile and Run), in
+// the same run so that the two compare. SetBytes makes the MB/s column a
+// check on linearity: it should hardly change from medium to long.
+//
+//	go test -run '^$' -bench . -benchmem ./tools/calc
+func BenchmarkEval(b *testing.B) {
+	for _, e := range benchExpressions {
+		compareWithExpr(b, e.expression) // both evaluate it, to the same value
+		b.Run(e.name+"/calc", func(b *testing.B) {
+			b.SetBytes(int64(len(e.expression)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Evaluate(e.expression); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(e.name+"/expr", func(b *testing.B) {
+			translated := translate(e.expression)
+			b.SetBytes(int64(len(e.expression)))
+			b.ReportAllocs()
+			for b.Loop() {
+				program, err := expr.Compile(translated)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := expr.Run(program, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestBenchExpressions checks the sizes the benchmark names promise.
+func TestBenchExpressions(t *testing.T) {
+	for _, e := range benchExpressions {
+		t.Logf("%s: %d characters", e.name, len(e.expression))
+		if e.name == "long" && (len(e.expression) < 9900 || len(e.expression) > MaxLength) {
+			t.Errorf("long expression is %d characters, want just under %d", len(e.expression), MaxLength)
+		}
+	}
+}

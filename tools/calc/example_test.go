@@ -1,0 +1,83 @@
+package calc_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"mcp-hello-tools/tools/calc"
+)
+
+// Parse builds the tree; String prints it with every operation in
+// parentheses, so precedence and associativity are plain to see.
+func ExampleParse() {
+	tree, err := calc.Parse("1 + 2 * 3 ^ 2 - -4 - 5")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tree)
+	// Output: (((1 + (2 * (3 ^ 2))) - (-4)) - 5)
+}
+
+func ExampleEval() {
+	tree, err := calc.Parse("(1 + 2) * 3 / 4")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v, err := calc.Eval(tree)
+	fmt.Println(v, err)
+	// Output: 2.25 <nil>
+}
+
+// Evaluate parses and evaluates in one call. Its errors wrap sentinels that
+// errors.Is can test.
+func ExampleEvaluate() {
+	for _, expression := range []string{"-2^2", "2^-1", "3--3", "1 / (2 - 2)", "1e308 * 10"} {
+		v, _, err := calc.Evaluate(expression)
+		switch {
+		case errors.Is(err, calc.ErrDivisionByZero):
+			fmt.Printf("%s: division by zero (%v)\n", expression, err)
+		case err != nil:
+			fmt.Printf("%s: %v\n", expression, err)
+		default:
+			fmt.Printf("%s = %v\n", expression, v)
+		}
+	}
+	// Output:
+	// -2^2 = -4
+	// 2^-1 = 0.5
+	// 3--3 = 6
+	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / 0; a divisor must not be zero)
+	// 1e308 * 10: column 7: the result of 1e+308 * 10 is not finite (+Inf); float64 results must lie within about ±1.8e308
+}
+
+func ExampleError_Caret() {
+	expression := "2 * (3 + )"
+	_, err := calc.Parse(expression)
+	var e *calc.Error
+	if errors.As(err, &e) {
+		fmt.Println(e)
+		fmt.Println(e.Caret(expression))
+	}
+	// Output:
+	// column 10: expected a number or '(', found ')'
+	// 2 * (3 + )
+	//          ^
+}
+
+// In a long expression Caret shows only the text around the fault.
+func ExampleError_Caret_long() {
+	expression := strings.Repeat("1 + ", 100) + "2 × 3" + strings.Repeat(" + 1", 100)
+	_, err := calc.Parse(expression)
+	var e *calc.Error
+	if errors.As(err, &e) {
+		fmt.Println(e)
+		fmt.Println(e.Caret(expression))
+	}
+	// Output:
+	// column 403: unexpected '×'; write multiplication as *
+	// ...1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 × 3 + 1 + 1 + 1 + 1 + 1 + 1 + ...
+	//                                  ^
+}
