@@ -70,8 +70,16 @@ would be valid:
 
 	column 7: expected a number or '(', found ')'
 	column 3: expected a number or '(', found end of expression
-	column 1: unexpected 'x'; there are no names or functions: the calculator accepts numbers, + - * / ^ and parentheses
+	column 1: unexpected 'x'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)
 
 Error.Caret shows the fault under the expression.
+
+# Tests
+
+The cases in testdata/*.calc are the language's specification by example: an
+expression on one line, its value or error on the next. The tests also check
+every case, and thousands of random expressions, against an independent
+implementation, github.com/expr-lang/expr, and list where and why the two
+languages differ (oracle_test.go). FuzzEval does the same for any input.
 */
 package calc

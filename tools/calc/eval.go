@@ -21,7 +21,7 @@ func Eval(n Node) (float64, error) {
 	case *NumberNode:
 		if math.IsInf(n.Value, 0) {
 			return 0, errorAt(n.pos, ErrNotFinite,
-				"the number %s is not finite in float64, whose limit is about 1.8e308", n.Text)
+				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
 		}
 		return n.Value, nil
 	case *UnaryNode:

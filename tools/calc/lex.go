@@ -138,7 +138,7 @@ func (l *lexer) unexpected() token {
 				break
 			}
 		}
-		return l.errorf("unexpected %s; there are no names or functions: %s", quote(word), accepted)
+		return l.errorf("unexpected %s; %s (there are no names or functions)", quote(word), accepted)
 	}
 	switch r {
 	case ',':
@@ -173,15 +173,17 @@ func isWordByte(c byte) bool {
 }
 
 // quote returns s in single quotes, as messages show source text: '2.50'.
-// Text longer than 40 bytes is cut short with "...", so that one long run of
-// letters cannot swamp the message.
-func quote(s string) string {
-	if len(s) > 40 {
-		cut := 40
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "..."
+func quote(s string) string { return "'" + shorten(s) + "'" }
+
+// shorten cuts text longer than 40 bytes short with "...", so that a run of
+// 10,000 letters or digits cannot swamp a message.
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
 	}
-	return "'" + s + "'"
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

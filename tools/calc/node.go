@@ -11,7 +11,9 @@ type Node interface {
 	String() string
 	// Pos reports where the node is in the expression: a byte offset, 0-based.
 	Pos() int
-	writeTo(*strings.Builder)
+	// writeTo appends String's text to b. Being unexported, it also keeps
+	// the set of node types closed, as in text/template/parse.
+	writeTo(b *strings.Builder)
 }
 
 // pos is where a node is in the expression. Nodes keep the column as well as
@@ -48,8 +50,13 @@ type BinaryNode struct {
 	Left, Right Node
 }
 
+// String returns the number as written.
 func (n *NumberNode) String() string { return n.Text }
-func (n *UnaryNode) String() string  { return toString(n) }
+
+// String returns the sign and its operand in parentheses: "(-3)".
+func (n *UnaryNode) String() string { return toString(n) }
+
+// String returns the operation fully parenthesized: "((2 - 3) - 4)".
 func (n *BinaryNode) String() string { return toString(n) }
 
 func toString(n Node) string {

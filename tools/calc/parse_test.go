@@ -58,8 +58,10 @@ func TestPrecedence(t *testing.T) {
 func TestPositions(t *testing.T) {
 	tree, err := Parse("(1 + -2) * 3")
 	require.NoError(t, err)
-	mul := tree.(*BinaryNode)
-	add := mul.Left.(*BinaryNode)
+	mul, ok := tree.(*BinaryNode)
+	require.True(t, ok, "Parse(%q) = %T, want *BinaryNode", "(1 + -2) * 3", tree)
+	add, ok := mul.Left.(*BinaryNode)
+	require.True(t, ok, "left operand of '*' is %T, want *BinaryNode", mul.Left)
 	assert.Equal(t, 9, mul.Pos(), "'*'")
 	assert.Equal(t, 3, add.Pos(), "'+'")
 	assert.Equal(t, 1, add.Left.Pos(), "1")
@@ -96,5 +98,5 @@ func TestErrorColumn(t *testing.T) {
 	_, _, err = Evaluate("1 + 2 + ")
 	assert.EqualError(t, err, "column 9: expected a number or '(', found end of expression")
 	_, _, err = Evaluate(strings.Repeat("é", 5) + "/")
-	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; there are no names or functions: the calculator accepts numbers, + - * / ^ and parentheses")
+	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)")
 }
