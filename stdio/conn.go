@@ -15,10 +15,10 @@ import (
 
 // A conn is the [mcp.Connection] a Transport makes.
 //
-// One goroutine, readLoop, reads the input line by line. It answers the
-// lines that are not messages itself, and hands the messages to Read, where
-// the SDK collects them. The SDK calls Write from many goroutines, one per
-// request in flight; writeMu keeps each message one whole line.
+// Read reads the input line by line, answering itself the lines that are
+// not messages, and returns the messages to the SDK. The SDK calls Write
+// from many goroutines, one per request in flight; writeMu keeps each
+// message one whole line.
 type conn struct {
 	lines   *lineReader
 	maxSize int
@@ -32,7 +32,7 @@ type conn struct {
 	trace   io.Writer
 	log     *slog.Logger
 
-	incoming chan readResult // from readLoop to Read
+	incoming chan readResult // from readLoop to Read; nil if Read reads
 
 	// pending holds the requests read and not yet answered, id → method,
 	// so that each is answered once and the end of input can wait for them.
@@ -51,8 +51,10 @@ type readResult struct {
 	err error
 }
 
-// readLoop reads lines until the input ends or the connection is closed.
-func (c *conn) readLoop() {
+// next reads lines until one holds a message for the SDK, and returns it,
+// or the error that ended the input. It answers the lines that are not
+// messages itself.
+func (c *conn) next() (jsonrpc.Message, error) {
 	for {
 		line, err := c.lines.next()
 		switch {
@@ -62,8 +64,7 @@ func (c *conn) readLoop() {
 				"invalid request: message too large: a line may hold at most %d bytes", c.maxSize)})
 			continue
 		case err != nil:
-			c.send(readResult{err: err})
-			return
+			return nil, err
 		case isBlank(line):
 			continue
 		}
@@ -78,39 +79,62 @@ func (c *conn) readLoop() {
 			c.log.Warn("ignored a malformed response", "error", bad.Message)
 		case bad != nil:
 			c.answer(bad)
-		case !c.send(readResult{msg: msg}):
-			return
+		default:
+			return msg, nil
 		}
 	}
 }
 
-// send hands r to Read, and reports whether it was taken before the
-// connection closed.
-func (c *conn) send(r readResult) bool {
-	select {
-	case c.incoming <- r:
-		return true
-	case <-c.closed:
-		return false
+// readLoop calls next on a goroutine of its own and hands what it returns
+// to Read, for an input whose reads Close cannot interrupt.
+func (c *conn) readLoop() {
+	for {
+		msg, err := c.next()
+		select {
+		case c.incoming <- readResult{msg, err}:
+		case <-c.closed:
+			return
+		}
+		if err != nil {
+			return
+		}
 	}
 }
 
 // Read implements [mcp.Connection]. When the input ends it waits, for the
 // grace period at most, until every request read has been answered, and
 // then returns io.EOF: the SDK writes nothing after Read fails.
+//
+// Read reads the input itself when Close can interrupt it (a pipe or a
+// socket read through the runtime's poller, or an io.Closer). Otherwise
+// readLoop reads it, and Read waits for readLoop or for Close, whichever
+// comes first.
 func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case r := <-c.incoming:
-		if r.err != nil {
-			c.drain()
-			return nil, r.err
+	var (
+		msg jsonrpc.Message
+		err error
+	)
+	if c.incoming == nil {
+		msg, err = c.next()
+	} else {
+		select {
+		case r := <-c.incoming:
+			msg, err = r.msg, r.err
+		case <-c.closed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return r.msg, nil
+	}
+	select {
 	case <-c.closed:
 		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	default:
 	}
+	if err != nil {
+		c.drain()
+		return nil, err
+	}
+	return msg, nil
 }
 
 // drain waits until no request is pending, the grace period is over, or the
@@ -216,8 +240,8 @@ func (c *conn) writeLine(data []byte) error {
 	return err
 }
 
-// Close implements [mcp.Connection]. It stops readLoop, closing the input
-// if it can be closed, so that a read in progress returns.
+// Close implements [mcp.Connection]. It closes the input, if it can be
+// closed, so that a read in progress returns, and makes Read return io.EOF.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)

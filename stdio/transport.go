@@ -56,18 +56,16 @@ type Transport struct {
 	Logger *slog.Logger
 }
 
-// Connect implements [mcp.Transport]. It starts the goroutine that reads
-// the input; closing the connection stops it.
+// Connect implements [mcp.Transport].
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{
-		out:      t.Writer,
-		maxSize:  t.MaxMessageSize,
-		grace:    t.GracePeriod,
-		trace:    t.Trace,
-		log:      t.Logger,
-		incoming: make(chan readResult),
-		closed:   make(chan struct{}),
-		pending:  make(map[jsonrpc.ID]string),
+		out:     t.Writer,
+		maxSize: t.MaxMessageSize,
+		grace:   t.GracePeriod,
+		trace:   t.Trace,
+		log:     t.Logger,
+		closed:  make(chan struct{}),
+		pending: make(map[jsonrpc.ID]string),
 	}
 	in := t.Reader
 	if in == nil {
@@ -88,6 +86,9 @@ func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 		c.log = slog.New(slog.DiscardHandler)
 	}
 	c.lines = newLineReader(in, c.maxSize)
-	go c.readLoop()
+	if c.closeIn == nil {
+		c.incoming = make(chan readResult)
+		go c.readLoop()
+	}
 	return c, nil
 }
