@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcp-hello-tools/stdio"
 )
 
 // This file serves the tools over the Streamable HTTP transport of the MCP
@@ -23,11 +25,12 @@ import (
 // mcpPath is the URL path of the MCP endpoint.
 const mcpPath = "/mcp"
 
-// maxRequestBodyBytes caps the size of one HTTP request body. The largest
-// useful request is a tools/call with a long echo message; a megabyte is far
-// more than any of the three tools needs, and a larger body is answered with
-// 413 Request Entity Too Large before it is decoded.
-const maxRequestBodyBytes = 1 << 20
+// maxRequestBodyBytes caps the size of one HTTP request body at the stdio
+// transport's limit for one message, so that both transports accept the same
+// tools/call: an echo of a million characters, even all escaped. A larger
+// body is answered with 413 Request Entity Too Large as it is read, without
+// being held in memory whole.
+const maxRequestBodyBytes = stdio.DefaultMaxMessageSize
 
 // shutdownGrace is how long a graceful shutdown waits for requests in flight
 // before closing their connections.

@@ -93,7 +93,12 @@ func TestHTTPToolCall(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, list.Tools, 3)
 
-	res := callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
+	long := strings.Repeat("é", 1_000_000) // the stdio transport's promise, kept over HTTP too
+	res := callTool(t, session, "echo", map[string]any{"message": long})
+	assert.False(t, res.IsError)
+	assert.Equal(t, long, res.Content[0].(*mcp.TextContent).Text, "echo of a million characters")
+
+	res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
 	assert.False(t, res.IsError)
 	assert.JSONEq(t, `{"result": 112.5, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
 
