@@ -171,8 +171,8 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	_, err = fmt.Fprintf(stderr, "\n%s\nThe server's stderr (one line per tool call; add -trace to args for every message):\n%s\n",
 		c.where, c.logs)
 	if err == nil && *binary == "" {
-		_, err = fmt.Fprintf(stderr, "Build once before the client starts the server, so that go run answers within the\n"+
-			"client's time limit (Claude Desktop waits 60 s): %s -C %s build ./...\n",
+		_, err = fmt.Fprintf(stderr, "The client's go run must answer within its time limit (Claude Desktop waits 60 s):\n"+
+			"after changing the code, build before the client restarts the server: %s -C %s build ./...\n",
 			shellQuote(l.Command), shellQuote(l.Args[1]))
 	}
 	return err
