@@ -110,7 +110,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		if *trace {
 			return errors.New("-trace shows the stdio transport's messages; it does not work with -http")
 		}
-		return serveHTTP(ctx, *httpAddr, server, logger)
+		if err := serveHTTP(ctx, *httpAddr, server, logger); err != nil {
+			return err
+		}
+		logger.Info("stopped", "reason", "signal")
+		return nil
 	}
 	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
 		"tools", "echo, get_timestamp, calculate")
@@ -123,5 +127,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := server.Run(ctx, transport); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
 		return err
 	}
+	reason := "end of input"
+	if ctx.Err() != nil {
+		reason = "signal"
+	}
+	logger.Info("stopped", "reason", reason)
 	return nil
 }

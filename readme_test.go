@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/tools/txtar"
+)
+
+// The README is part of the lesson, so nothing in it may go stale. These
+// tests read its examples and check them against the server:
+//
+//   - a fenced json block after <!-- example: tools/call --> holds the params
+//     of a tools/call; the next json block is the server's whole result, as
+//     the server answers with its clock stopped at fixedNow;
+//   - a fenced jsonc block after <!-- transcript: NAME --> holds JSON-RPC
+//     messages, each after a "// →" (client to server) or "// ←" (server to
+//     client) comment line, and each must be a line of testdata/NAME.txtar.
+//
+// Every command in the README's sh blocks is run by .ci/readme.
+
+func readme(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	return string(data)
+}
+
+// toolExample is a tools/call example of the README: the params sent and the
+// result the README says the server answers with.
+type toolExample struct {
+	params, result string
+}
+
+var toolExamplePattern = regexp.MustCompile(
+	"(?s)<!-- example: tools/call -->\\s*```json\\n(.*?)```.*?```json\\n(.*?)```")
+
+func TestReadmeToolExamples(t *testing.T) {
+	var examples []toolExample
+	for _, m := range toolExamplePattern.FindAllStringSubmatch(readme(t), -1) {
+		examples = append(examples, toolExample{params: m[1], result: m[2]})
+	}
+	require.NotEmpty(t, examples, "README has no <!-- example: tools/call --> blocks")
+
+	session := connectInMemory(t, "2025-11-25")
+	called := map[string]bool{}
+	for _, ex := range examples {
+		var params mcp.CallToolParams
+		require.NoError(t, json.Unmarshal([]byte(ex.params), &params), "README example params:\n%s", ex.params)
+		called[params.Name] = true
+		res, err := session.CallTool(context.Background(), &params)
+		require.NoError(t, err, "CallTool(%s)", ex.params)
+		assert.JSONEq(t, ex.result, mustJSON(t, res), "README example: the server's result for\n%s", ex.params)
+	}
+	for _, tool := range []string{"echo", "get_timestamp", "calculate"} {
+		assert.True(t, called[tool], "README has no example call of %s", tool)
+	}
+}
+
+var transcriptExamplePattern = regexp.MustCompile("(?s)<!-- transcript: ([a-z_]+) -->\\s*```jsonc\\n(.*?)```")
+
+func TestReadmeWireExamples(t *testing.T) {
+	blocks := transcriptExamplePattern.FindAllStringSubmatch(readme(t), -1)
+	require.NotEmpty(t, blocks, "README has no <!-- transcript: NAME --> blocks")
+	for _, block := range blocks {
+		name, text := block[1], block[2]
+		archive, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
+		require.NoError(t, err, "README quotes transcript %q", name)
+		lines := map[string][]any{
+			"→": decodeJSONLines(t, txtarFile(archive, "send")),
+			"←": decodeJSONLines(t, txtarFile(archive, "receive")),
+		}
+		for _, msg := range readmeMessages(t, text) {
+			assert.Contains(t, lines[msg.arrow], msg.value,
+				"README quotes a %s line that is not in testdata/%s.txtar:\n%s", msg.arrow, name, msg.text)
+		}
+	}
+}
+
+// readmeMessage is a JSON-RPC message quoted in the README, and its direction.
+type readmeMessage struct {
+	arrow string // "→" sent by the client, "←" sent by the server
+	text  string
+	value any
+}
+
+// readmeMessages splits a jsonc block into its messages: each "// →" or
+// "// ←" comment line starts a run of JSON values going that way.
+func readmeMessages(t *testing.T, block string) []readmeMessage {
+	var msgs []readmeMessage
+	arrow, run := "", ""
+	flush := func() {
+		dec := json.NewDecoder(strings.NewReader(run))
+		for {
+			var v any
+			start := dec.InputOffset()
+			err := dec.Decode(&v)
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			require.NoError(t, err, "README jsonc block: bad JSON after // %s:\n%s", arrow, run)
+			require.NotEmpty(t, arrow, "README jsonc block: a message before any // → or // ← line")
+			msgs = append(msgs, readmeMessage{arrow, strings.TrimSpace(run[start:dec.InputOffset()]), v})
+		}
+		run = ""
+	}
+	for line := range strings.Lines(block) {
+		if comment, ok := strings.CutPrefix(strings.TrimSpace(line), "//"); ok {
+			flush()
+			if fields := strings.Fields(comment); len(fields) > 0 && (fields[0] == "→" || fields[0] == "←") {
+				arrow = fields[0]
+			}
+			continue
+		}
+		run += line
+	}
+	flush()
+	return msgs
+}
+
+// decodeJSONLines decodes each non-empty line of f as JSON.
+func decodeJSONLines(t *testing.T, f *txtar.File) []any {
+	require.NotNil(t, f)
+	var values []any
+	for _, line := range nonEmptyLines(string(f.Data)) {
+		var v any
+		require.NoError(t, json.NewDecoder(bytes.NewReader([]byte(line))).Decode(&v), "not JSON: %s", line)
+		values = append(values, v)
+	}
+	return values
+}
