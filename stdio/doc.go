@@ -24,6 +24,13 @@
 // (The third shortfall, that a panicking tool handler kills the process, is
 // not the transport's to fix: the server's middleware recovers it.)
 //
+// Requests run concurrently, and each is answered exactly once: a request
+// that reuses the id of one still in flight is refused with -32600 (and
+// "id": null, so that it is not taken for the answer to the first), and a
+// second reply to a request is dropped. A notification is never answered,
+// nor is a response, even a malformed one: that could set two peers
+// answering each other for ever.
+//
 // Lines are framed by a bufio.Reader into reused buffers, and each line is
 // decoded once, with encoding/json, into the shape every JSON-RPC message
 // shares; the SDK's own reader decodes each message two or three times, each
