@@ -22,7 +22,7 @@ import (
 type conn struct {
 	lines   *lineReader
 	maxSize int
-	closeIn func() error // interrupts readLoop's pending read; may be nil
+	closeIn func() error // interrupts a read in progress; nil if nothing can
 
 	writeMu sync.Mutex
 	out     io.Writer
@@ -175,71 +175,6 @@ func (c *conn) track(req *jsonrpc.Request) bool {
 	return true
 }
 
-// Write implements [mcp.Connection]. A response must answer a pending
-// request; its error, if any, is given a standard code (see wireError).
-func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	resp, isResponse := msg.(*jsonrpc.Response)
-	if isResponse {
-		c.mu.Lock()
-		_, ok := c.pending[resp.ID]
-		c.mu.Unlock()
-		if !ok {
-			c.log.Error("dropped a reply to no pending request", "id", jsonID(resp.ID))
-			return nil
-		}
-		if resp.Error != nil {
-			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error)}
-		}
-	}
-	data, err := jsonrpc.EncodeMessage(msg)
-	if err != nil {
-		return err
-	}
-	err = c.writeLine(data)
-	if isResponse {
-		c.mu.Lock()
-		delete(c.pending, resp.ID)
-		if len(c.pending) == 0 && c.drained != nil {
-			close(c.drained)
-			c.drained = nil
-		}
-		c.mu.Unlock()
-	}
-	return err
-}
-
-// answer writes the error reply to a line that is not a message.
-func (c *conn) answer(bad *badMessage) {
-	id := bad.ID
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: bad.Code, Message: bad.Message}})
-	if err == nil {
-		c.writeMu.Lock()
-		err = c.writeLine(data)
-		c.writeMu.Unlock()
-	}
-	if err != nil {
-		c.log.Error("could not answer a line that is not a message", "error", err)
-	}
-}
-
-// writeLine writes data and a newline in one Write call. The caller holds
-// writeMu.
-func (c *conn) writeLine(data []byte) error {
-	data = append(data, '\n')
-	c.traceLine("write: ", data[:len(data)-1])
-	_, err := c.out.Write(data)
-	return err
-}
-
 // Close implements [mcp.Connection]. It closes the input, if it can be
 // closed, so that a read in progress returns, and makes Read return io.EOF.
 func (c *conn) Close() error {
@@ -255,27 +190,6 @@ func (c *conn) Close() error {
 // SessionID implements [mcp.Connection]: a stdio connection is one session,
 // and has no id.
 func (c *conn) SessionID() string { return "" }
-
-// maxTrace is the longest line written to Trace, in bytes.
-const maxTrace = 16 << 10
-
-func (c *conn) traceLine(prefix string, line []byte) {
-	if c.trace == nil {
-		return
-	}
-	buf := make([]byte, 0, len(prefix)+min(len(line), maxTrace)+40)
-	buf = append(buf, prefix...)
-	if len(line) > maxTrace {
-		buf = append(buf, line[:maxTrace]...)
-		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
-	} else {
-		buf = append(buf, line...)
-	}
-	buf = append(buf, '\n')
-	c.traceMu.Lock()
-	defer c.traceMu.Unlock()
-	_, _ = c.trace.Write(buf) // tracing is best effort
-}
 
 // isBlank reports whether line holds only spaces and tabs: an empty line,
 // which is ignored.
