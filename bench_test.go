@@ -42,7 +42,7 @@ func benchmarkToolsCall(b *testing.B, transport func(io.ReadCloser, io.WriteClos
 	toClient, fromServer, err := os.Pipe()
 	require.NoError(b, err)
 
-	server := newServer(transcriptNow, slog.New(slog.DiscardHandler))
+	server := newServer(fixedNow, slog.New(slog.DiscardHandler))
 	ctx := context.Background()
 	served := make(chan error, 1)
 	go func() { served <- server.Run(ctx, transport(toServer, fromServer)) }()

@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcp-hello-tools/stdio"
 )
 
 // This file holds the middleware that keeps the server's promise about
@@ -65,7 +67,7 @@ func standardErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		out := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 		var coded *jsonrpc.Error
 		switch {
-		case errors.As(err, &coded) && isStandardCode(coded.Code):
+		case errors.As(err, &coded) && stdio.IsStandardCode(coded.Code):
 			return nil, err
 		case coded != nil:
 			out.Data = coded.Data
@@ -74,15 +76,4 @@ func standardErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		return nil, out
 	}
-}
-
-// isStandardCode reports whether code is one of the error codes JSON-RPC 2.0
-// defines (§5.1).
-func isStandardCode(code int64) bool {
-	switch code {
-	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest, jsonrpc.CodeMethodNotFound,
-		jsonrpc.CodeInvalidParams, jsonrpc.CodeInternalError:
-		return true
-	}
-	return false
 }

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// fixedNow is the clock of the in-memory tests: Monday 30 November 2026,
-// 04:12:05 UTC.
+// fixedNow is the clock of the in-memory tests, the transcripts and the
+// README's examples: Monday 30 November 2026, 04:12:05 UTC.
 func fixedNow() time.Time { return time.Date(2026, 11, 30, 4, 12, 5, 0, time.UTC) }
 
 // connectInMemory connects a go-sdk client to a fresh server over an

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -36,10 +35,6 @@ import (
 // Run "go test -run TestTranscripts -update" to rewrite the receive files
 // from what the server says.
 var update = flag.Bool("update", false, "rewrite the receive files of testdata/*.txtar")
-
-// transcriptNow is the clock of the transcripts: 30 November 2026,
-// 04:12:05 UTC.
-func transcriptNow() time.Time { return time.Date(2026, 11, 30, 4, 12, 5, 0, time.UTC) }
 
 // transcriptSetups prepares the sessions of the transcripts that need more
 // than the server itself: test tools, or a transport with lower limits.
@@ -135,9 +130,9 @@ func testTranscript(t *testing.T, file string) {
 // sent one at a time, then closing the input. It returns the server's
 // replies in the order of the lines they answer, and the server's log.
 func runSession(t *testing.T, name string, sent []string) (replies []string, log string) {
-	logs := &lockedWriter{w: new(bytes.Buffer)}
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	server := newServer(transcriptNow, logger)
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, nil))
+	server := newServer(fixedNow, logger)
 	inR, inW := io.Pipe()
 	rec := &recorder{}
 	transport := &stdio.Transport{Reader: &countingReader{r: inR, rec: rec}, Writer: rec, Logger: logger}
@@ -158,9 +153,7 @@ func runSession(t *testing.T, name string, sent []string) (replies []string, log
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the server did not stop after the input ended")
 	}
-	logs.mu.Lock()
-	defer logs.mu.Unlock()
-	return rec.inOrder(t, sent), fmt.Sprint(logs.w)
+	return rec.inOrder(t, sent), logs.String()
 }
 
 // A recorder is the server's stdout in a transcript. It keeps each line
@@ -250,18 +243,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 
 func (c *countingReader) Close() error { return c.r.(io.Closer).Close() }
 
-// lockedWriter serializes writes to w.
-type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (l *lockedWriter) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.w.Write(p)
-}
-
 func txtarFile(a *txtar.Archive, name string) *txtar.File {
 	for i := range a.Files {
 		if a.Files[i].Name == name {
@@ -294,7 +275,7 @@ func decodeLines(t *testing.T, lines []string) []any {
 		require.NoError(t, json.Unmarshal([]byte(line), &resp))
 		require.Equal(t, "2.0", resp.JSONRPC, "line %d: %s", i+1, line)
 		if resp.Error != nil {
-			require.True(t, isStandardCode(resp.Error.Code), "line %d has a non-standard code: %s", i+1, line)
+			require.True(t, stdio.IsStandardCode(resp.Error.Code), "line %d has a non-standard code: %s", i+1, line)
 		}
 	}
 	return values

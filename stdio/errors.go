@@ -51,7 +51,7 @@ func standardCode(code int64, message string) int64 {
 		// MCP's own answer to an unsupported version is -32602 (lifecycle,
 		// "Error Handling"); the data still lists the versions served.
 		return jsonrpc.CodeInvalidParams
-	case isStandard(code):
+	case IsStandardCode(code):
 		return code
 	case strings.Contains(message, "invalid during session initialization"):
 		// A request other than initialize or ping before initialize.
@@ -60,8 +60,9 @@ func standardCode(code int64, message string) int64 {
 	return jsonrpc.CodeInternalError
 }
 
-// isStandard reports whether code is one of JSON-RPC 2.0's five error codes.
-func isStandard(code int64) bool {
+// IsStandardCode reports whether code is one of the five error codes
+// JSON-RPC 2.0 defines (§5.1): -32700, -32600, -32601, -32602 or -32603.
+func IsStandardCode(code int64) bool {
 	switch code {
 	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest, jsonrpc.CodeMethodNotFound,
 		jsonrpc.CodeInvalidParams, jsonrpc.CodeInternalError:

@@ -71,7 +71,7 @@ func FuzzConnection(f *testing.F) {
 			if resp.JSONRPC != "2.0" || resp.ID == nil || (resp.Result == nil) == (resp.Error == nil) {
 				t.Fatalf("not a JSON-RPC 2.0 response: %q", line)
 			}
-			if resp.Error != nil && !isStandard(resp.Error.Code) {
+			if resp.Error != nil && !IsStandardCode(resp.Error.Code) {
 				t.Fatalf("non-standard error code: %q", line)
 			}
 			if string(resp.ID) == `"final-ping"` {
