@@ -89,33 +89,6 @@ func TestDecodeMalformedResponse(t *testing.T) {
 	}
 }
 
-func TestWireError(t *testing.T) {
-	tests := []struct {
-		err  error
-		code int64
-	}{
-		{&jsonrpc.Error{Code: -32601, Message: "method not found"}, -32601},
-		{errorf(`method "tools/list" is invalid during session initialization`), -32600},
-		{errorf(`handling 'initialize': missing required "params"`), -32602},
-		{errorf(`handling 'initialize': unmarshaling "{}" into a *mcp.initializeParamsV2: json: …`), -32602},
-		{&jsonrpc.Error{Code: -32600, Message: `invalid request: missing required "params"`}, -32602},
-		{&jsonrpc.Error{Code: codeUnsupportedProtocolVersion, Message: "unsupported protocol version"}, -32602},
-		{&jsonrpc.Error{Code: -32004, Message: "server is closing"}, -32603},
-		{errorf("something else"), -32603},
-	}
-	for _, tt := range tests {
-		got := wireError(tt.err)
-		assert.Equal(t, tt.code, got.Code, "wireError(%q).Code", tt.err)
-	}
-	got := wireError(&jsonrpc.Error{Code: -32600, Message: `invalid request: missing required "params"`})
-	assert.Equal(t, `invalid params: missing required "params"`, got.Message)
-}
-
-type stringError string
-
-func (e stringError) Error() string { return string(e) }
-func errorf(s string) error         { return stringError(s) }
-
 // connect connects a Transport over the given input, with a fresh
 // connection the test reads and writes as the SDK would.
 func connect(t *testing.T, tr *Transport) mcp.Connection {

@@ -153,6 +153,8 @@ func jsonKind(data []byte) string {
 	switch {
 	case len(data) == 0:
 		return "nothing"
+	case data[0] == '{':
+		return "an object"
 	case data[0] == '[':
 		return "an array"
 	case data[0] == '"':

@@ -18,8 +18,12 @@
 //     `printf '%s\n' "$INIT" "$INITIALIZED" "$CALL" | mcp-hello-tools`
 //     prints both replies.
 //   - Some errors the SDK raises carry code 0, which is no JSON-RPC code at
-//     all (a request before initialize, bad initialize params). Here every
-//     error reply carries one of the five standard codes.
+//     all (a request before initialize, bad initialize params), and the
+//     ones for params that do not decode quote the JSON decoder's own
+//     message. Here every error reply carries one of the five standard
+//     codes, and bad params are answered with what valid params look like:
+//     "invalid params: tools/call params must be an object with "name" (the
+//     tool to call) and optional "arguments" (an object), not a string".
 //
 // (The third shortfall, that a panicking tool handler kills the process, is
 // not the transport's to fix: the server's middleware recovers it.)

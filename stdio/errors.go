@@ -2,6 +2,8 @@ package stdio
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -13,7 +15,8 @@ import (
 const codeUnsupportedProtocolVersion = -32022
 
 // wireError returns the error object to send for err, a handler's or the
-// SDK's error, with one of JSON-RPC 2.0's standard codes (§5.1):
+// SDK's error in answer to a request for method, with one of JSON-RPC 2.0's
+// standard codes (§5.1):
 //
 //	-32700  parse error       the line is not JSON (answered by decode)
 //	-32600  invalid request   not a valid request, or not now
@@ -21,43 +24,108 @@ const codeUnsupportedProtocolVersion = -32022
 //	-32602  invalid params
 //	-32603  internal error    anything else: a fault in the server
 //
-// The message and data of err are kept. Errors that handlers return can be
-// given their codes by middleware; this is for the errors the SDK raises
-// itself before any middleware runs, some of which carry code 0 in go-sdk
-// v1.8.0. Which is which can only be told from their text, so the cases
-// below quote it; an error not recognised gets -32603, never 0.
-func wireError(err error) *jsonrpc.Error {
+// Errors that handlers return can be given their codes by middleware; this
+// is for the errors the SDK raises itself before any middleware runs. Some
+// of those carry code 0 in go-sdk v1.8.0, and some quote the params and the
+// JSON decoder's own error, which a client cannot act on. They are
+// recognised by their text (see sdkErrors) and said again in plain words.
+// Any other error keeps its message and data, and gets -32603 if its code is
+// not a standard one, never 0.
+func wireError(err error, method string) *jsonrpc.Error {
 	out := &jsonrpc.Error{Message: err.Error()}
 	var coded *jsonrpc.Error
 	if errors.As(err, &coded) {
 		out.Code, out.Data = coded.Code, coded.Data
 	}
-	code := standardCode(out.Code, out.Message)
-	if out.Code == jsonrpc.CodeInvalidRequest && code == jsonrpc.CodeInvalidParams {
-		out.Message = strings.Replace(out.Message, "invalid request: ", "invalid params: ", 1)
+	for _, e := range sdkErrors {
+		if m := e.pattern.FindStringSubmatch(out.Message); m != nil {
+			out.Code = e.code
+			if e.plain != nil {
+				out.Message = e.plain(method, m)
+			}
+			return out
+		}
 	}
-	out.Code = code
+	switch {
+	case out.Code == codeUnsupportedProtocolVersion:
+		// MCP's own answer to an unsupported version is -32602 (lifecycle,
+		// "Error Handling"); the data still lists the versions served.
+		out.Code = jsonrpc.CodeInvalidParams
+	case !IsStandardCode(out.Code):
+		out.Code = jsonrpc.CodeInternalError
+	}
 	return out
 }
 
-func standardCode(code int64, message string) int64 {
-	switch {
-	case strings.Contains(message, `missing required "params"`),
-		strings.HasPrefix(message, `handling 'initialize': unmarshaling`):
-		// An absent or null params object: the SDK says -32600 for the
-		// first and 0 for the second; both are bad params.
-		return jsonrpc.CodeInvalidParams
-	case code == codeUnsupportedProtocolVersion:
-		// MCP's own answer to an unsupported version is -32602 (lifecycle,
-		// "Error Handling"); the data still lists the versions served.
-		return jsonrpc.CodeInvalidParams
-	case IsStandardCode(code):
-		return code
-	case strings.Contains(message, "invalid during session initialization"):
-		// A request other than initialize or ping before initialize.
-		return jsonrpc.CodeInvalidRequest
+// sdkErrors match the messages of the errors go-sdk v1.8.0 raises before a
+// request reaches any middleware, give each a standard code, and, when
+// plain is set, say it in plain words: what was wrong, and what valid
+// params look like. The SDK's messages, with the code it sends them with:
+//
+//	invalid request: missing required "params"                        -32600  params absent
+//	handling 'tools/call': invalid request: missing required "params" -32600  params null
+//	handling 'initialize': missing required "params"                  0       params null
+//	handling 'tools/call': invalid params: unmarshaling "\"echo\"" into a *mcp.CallToolParamsRaw: json: …  -32602
+//	handling 'initialize': unmarshaling "{…}" into a *mcp.initializeParamsV2: json: …                     0
+//	unknown tool ""                                                   -32602  tools/call params without a "name"
+//	method "tools/list" is invalid during session initialization       0       a request before initialize
+//
+// (An unknown tool with a name keeps the SDK's message, unknown tool "x".)
+var sdkErrors = []struct {
+	pattern *regexp.Regexp
+	code    int64
+	plain   func(method string, m []string) string // nil keeps the message
+}{
+	{regexp.MustCompile(`^invalid request: missing required "params"$`), jsonrpc.CodeInvalidParams,
+		func(method string, _ []string) string {
+			return fmt.Sprintf("invalid params: %s params are missing; they must be %s", method, paramsShape(method))
+		}},
+	{regexp.MustCompile(`^handling '[^']*': (?:invalid request: )?missing required "params"$`), jsonrpc.CodeInvalidParams,
+		func(method string, _ []string) string { return paramsMustBe(method, "null") }},
+	// The SDK quotes the params with %q, which starts the message with
+	// their first character (\" for a string): enough to tell their kind,
+	// without reading a long quote. An object that did not decode has a
+	// member of the wrong type, which the shape of valid params covers.
+	{regexp.MustCompile(`^handling '[^']*': (?:invalid params: )?unmarshaling "(\\"|.)`), jsonrpc.CodeInvalidParams,
+		func(method string, m []string) string {
+			found := jsonKind([]byte(strings.TrimPrefix(m[1], `\`)))
+			if found == "an object" {
+				found = ""
+			}
+			return paramsMustBe(method, found)
+		}},
+	{regexp.MustCompile(`^unknown tool ""$`), jsonrpc.CodeInvalidParams,
+		func(string, []string) string {
+			return `invalid params: tools/call params must name a tool: "name" is missing or empty`
+		}},
+	{regexp.MustCompile(`^method "[^"]*" is invalid during session initialization$`), jsonrpc.CodeInvalidRequest, nil},
+}
+
+// paramsShapes describe the params of the requests this server answers, as
+// the MCP specification (2025-11-25) defines them. A method not listed here
+// is described as taking "a JSON object".
+var paramsShapes = map[string]string{
+	"initialize": `an object with "protocolVersion" (a string such as "2025-11-25"), "capabilities" and "clientInfo"`,
+	"tools/call": `an object with "name" (the tool to call) and optional "arguments" (an object)`,
+	"tools/list": `an object with an optional "cursor" (a string from a previous tools/list result)`,
+	"ping":       `an object (or no params at all)`,
+}
+
+func paramsShape(method string) string {
+	if shape, ok := paramsShapes[method]; ok {
+		return shape
 	}
-	return jsonrpc.CodeInternalError
+	return "a JSON object"
+}
+
+// paramsMustBe says what the params of method must be and, if found is not
+// empty, what they were instead: "a string", "null".
+func paramsMustBe(method, found string) string {
+	msg := fmt.Sprintf("invalid params: %s params must be %s", method, paramsShape(method))
+	if found != "" {
+		msg += ", not " + found
+	}
+	return msg
 }
 
 // IsStandardCode reports whether code is one of the five error codes

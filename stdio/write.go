@@ -9,21 +9,22 @@ import (
 )
 
 // Write implements [mcp.Connection]. A response must answer a pending
-// request; its error, if any, is given a standard code (see wireError).
+// request; its error, if any, is given a standard code and a plain message
+// (see wireError).
 func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	resp, isResponse := msg.(*jsonrpc.Response)
 	if isResponse {
 		c.mu.Lock()
-		_, ok := c.pending[resp.ID]
+		method, ok := c.pending[resp.ID]
 		c.mu.Unlock()
 		if !ok {
 			c.log.Error("dropped a reply to no pending request", "id", jsonID(resp.ID))
 			return nil
 		}
 		if resp.Error != nil {
-			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error)}
+			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error, method)}
 		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
