@@ -101,5 +101,5 @@ func apply(n *BinaryNode, x, y float64) (float64, error) {
 func format(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 func errorAt(p pos, sentinel error, msg string, args ...any) *Error {
-	return &Error{Offset: p.offset, Column: p.column, Msg: fmt.Sprintf(msg, args...), Err: sentinel}
+	return &Error{Offset: int(p.offset), Column: int(p.column), Msg: fmt.Sprintf(msg, args...), Err: sentinel}
 }

@@ -25,10 +25,9 @@ const (
 
 // A token is one lexical element of an expression.
 type token struct {
-	kind   tokenKind
-	offset int    // byte offset of the token in the expression, 0-based
-	column int    // the same place counted in characters, 1-based
-	text   string // the token as written, or the message of a tokenError
+	kind tokenKind
+	pos         // where the token begins
+	text string // the token as written, or the message of a tokenError
 }
 
 // operators maps each single-byte operator to its kind.
@@ -75,7 +74,7 @@ func (l *lexer) next() token {
 
 // token makes a token of kind from the next n bytes (all ASCII) and moves past them.
 func (l *lexer) token(kind tokenKind, n int) token {
-	t := token{kind: kind, offset: l.offset, column: l.column, text: l.input[l.offset : l.offset+n]}
+	t := token{kind: kind, pos: l.pos(), text: l.input[l.offset : l.offset+n]}
 	l.offset += n
 	l.column += n
 	return t
@@ -83,8 +82,11 @@ func (l *lexer) token(kind tokenKind, n int) token {
 
 // errorf makes a tokenError at the next unread byte.
 func (l *lexer) errorf(format string, args ...any) token {
-	return token{kind: tokenError, offset: l.offset, column: l.column, text: fmt.Sprintf(format, args...)}
+	return token{kind: tokenError, pos: l.pos(), text: fmt.Sprintf(format, args...)}
 }
+
+// pos returns the position of the next unread byte.
+func (l *lexer) pos() pos { return pos{int32(l.offset), int32(l.column)} }
 
 // number scans a decimal number:
 //

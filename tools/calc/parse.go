@@ -30,7 +30,7 @@ func Parse(expression string) (Node, error) {
 	if err := checkLength(expression); err != nil {
 		return nil, err
 	}
-	p := &parser{lex: newLexer(expression)}
+	p := &parser{lex: newLexer(expression), nodes: newArena(expression)}
 	p.next()
 	if p.tok.kind == tokenEOF {
 		return nil, p.errorf(p.tok, nil, "the expression is empty; write one such as 2 * (3 + 4)")
@@ -75,14 +75,15 @@ func checkLength(expression string) error {
 // maxDepth: so the Go stack stays small whatever the input.
 type parser struct {
 	lex   lexer
-	tok   token // the current token, not yet consumed
-	prev  token // the token before it
-	depth int   // levels of nesting entered so far
+	tok   token     // the current token, not yet consumed
+	prev  tokenKind // the kind of the token before it
+	depth int       // levels of nesting entered so far
+	nodes arena     // where the tree's nodes come from
 }
 
 // next moves to the next token.
 func (p *parser) next() {
-	p.prev = p.tok
+	p.prev = p.tok.kind
 	p.tok = p.lex.next()
 }
 
@@ -94,7 +95,7 @@ func (p *parser) expression() (Node, error) {
 		p.next()
 		var y Node
 		if y, err = p.term(); err == nil {
-			x = binary(op, x, y)
+			x = p.binary(op, x, y)
 		}
 	}
 	return x, err
@@ -108,7 +109,7 @@ func (p *parser) term() (Node, error) {
 		p.next()
 		var y Node
 		if y, err = p.unary(); err == nil {
-			x = binary(op, x, y)
+			x = p.binary(op, x, y)
 		}
 	}
 	return x, err
@@ -129,7 +130,7 @@ func (p *parser) unary() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnaryNode{pos: pos{sign.offset, sign.column}, Op: sign.text[0], X: x}, nil
+	return p.nodes.unary(UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}), nil
 }
 
 // power = operand [ "^" unary ] .
@@ -153,7 +154,7 @@ func (p *parser) power() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return binary(op, x, y), nil
+	return p.binary(op, x, y), nil
 }
 
 // operand = number | "(" expression ")" .
@@ -161,7 +162,7 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		return number(t), nil
+		return p.number(t), nil
 	case tokenLeftParen:
 		if err := p.enter(t); err != nil {
 			return nil, err
@@ -178,7 +179,7 @@ func (p *parser) operand() (Node, error) {
 		p.next()
 		return x, nil
 	}
-	if p.tok.kind == tokenStar && p.prev.kind == tokenStar {
+	if p.tok.kind == tokenStar && p.prev == tokenStar {
 		return nil, p.errorf(p.tok, nil, "expected a number or '(', found '*'; write powers with ^, as in 2^3")
 	}
 	return nil, p.unexpected("a number or '('")
@@ -215,7 +216,7 @@ func (p *parser) unexpectedAfterOperand() error {
 
 // errorf returns an *Error at token t.
 func (p *parser) errorf(t token, sentinel error, format string, args ...any) error {
-	return &Error{Offset: t.offset, Column: t.column, Msg: fmt.Sprintf(format, args...), Err: sentinel}
+	return errorAt(t.pos, sentinel, format, args...)
 }
 
 // describe names a token in a message: "')'", "'2.5'" or "end of expression".
@@ -226,14 +227,30 @@ func describe(t token) string {
 	return quote(t.text)
 }
 
-func binary(op token, x, y Node) *BinaryNode {
-	return &BinaryNode{pos: pos{op.offset, op.column}, Op: op.text[0], Left: x, Right: y}
+// binary makes the node for the operator op applied to x and y.
+func (p *parser) binary(op token, x, y Node) *BinaryNode {
+	return p.nodes.binary(BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y})
 }
 
-// number makes the node for a number token. The lexer has checked the
+// number makes the node for a number token.
+func (p *parser) number(t token) *NumberNode {
+	return p.nodes.number(NumberNode{pos: t.pos, Text: t.text, Value: value(t.text)})
+}
+
+// value returns the float64 nearest to a number the lexer has accepted.
+// Most numbers people write are small integers, which float64 holds
+// exactly; value converts those itself, several times faster than
+// strconv.ParseFloat, which handles the rest. The lexer has checked the
 // syntax, so ParseFloat can fail only with a range error, for which it
 // returns ±Inf: Eval reports that.
-func number(t token) *NumberNode {
-	v, _ := strconv.ParseFloat(t.text, 64)
-	return &NumberNode{pos: pos{t.offset, t.column}, Text: t.text, Value: v}
+func value(text string) float64 {
+	if len(text) <= 15 && digits(text, 0) == len(text) { // under 10^15 < 2^53: exact
+		n := 0
+		for _, c := range []byte(text) {
+			n = n*10 + int(c-'0')
+		}
+		return float64(n)
+	}
+	v, _ := strconv.ParseFloat(text, 64)
+	return v
 }
