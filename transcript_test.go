@@ -39,8 +39,9 @@ var update = flag.Bool("update", false, "rewrite the receive files of testdata/*
 // transcriptSetups prepares the sessions of the transcripts that need more
 // than the server itself: test tools, or a transport with lower limits.
 var transcriptSetups = map[string]func(*mcp.Server, *stdio.Transport){
-	"panic.txtar": func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
-	"eof.txtar":   func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
+	"panic.txtar":  func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
+	"eof.txtar":    func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
+	"cancel.txtar": func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
 	"abandon.txtar": func(s *mcp.Server, t *stdio.Transport) {
 		addTestTools(s)
 		t.GracePeriod = 200 * time.Millisecond
@@ -53,6 +54,7 @@ var transcriptSetups = map[string]func(*mcp.Server, *stdio.Transport){
 var transcriptLogs = map[string][]string{
 	"panic.txtar":   {"handler panicked", "something went wrong", "goroutine"},
 	"abandon.txtar": {"abandoned a request", "method=tools/call"},
+	"cancel.txtar":  {"request cancelled by the client", "id=2", `reason="the user pressed stop"`},
 }
 
 // SleepInput is the arguments object of the sleep test tool.

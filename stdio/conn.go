@@ -36,9 +36,13 @@ type conn struct {
 
 	// pending holds the requests read and not yet answered, id → method,
 	// so that each is answered once and the end of input can wait for them.
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]string
-	drained chan struct{} // closed when pending empties after the input ended
+	// cancelled holds the requests the client cancelled while they ran:
+	// their replies are dropped, and the end of input does not wait for
+	// them (see cancel).
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]string
+	cancelled map[jsonrpc.ID]string
+	drained   chan struct{} // closed when pending empties after the input ended
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -70,9 +74,14 @@ func (c *conn) next() (jsonrpc.Message, error) {
 		}
 		c.traceLine("read: ", line)
 		msg, bad := decode(line)
-		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && !c.track(req) {
-			bad = &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
-				"invalid request: id %s is already in use by a request in flight", jsonID(req.ID))}
+		if req, ok := msg.(*jsonrpc.Request); ok {
+			switch {
+			case req.IsCall() && !c.track(req):
+				bad = &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+					"invalid request: id %s is already in use by a request in flight", jsonID(req.ID))}
+			case !req.IsCall() && req.Method == methodCancelled && !c.cancel(req):
+				continue // the SDK need not know of it
+			}
 		}
 		switch {
 		case bad != nil && bad.IsResponse:
@@ -164,15 +173,29 @@ func (c *conn) drain() {
 	}
 }
 
-// track records req as pending, unless a request with its id already is.
+// track records req as pending, unless a request with its id is in flight,
+// pending or cancelled.
 func (c *conn) track(req *jsonrpc.Request) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.pending[req.ID]; ok {
 		return false
 	}
+	if _, ok := c.cancelled[req.ID]; ok {
+		return false
+	}
 	c.pending[req.ID] = req.Method
 	return true
+}
+
+// settleLocked removes id from pending and, if none is left after the input
+// ended, tells drain. The caller holds mu.
+func (c *conn) settleLocked(id jsonrpc.ID) {
+	delete(c.pending, id)
+	if len(c.pending) == 0 && c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
 }
 
 // Close implements [mcp.Connection]. It closes the input, if it can be

@@ -24,14 +24,21 @@
 //     codes, and bad params are answered with what valid params look like:
 //     "invalid params: tools/call params must be an object with "name" (the
 //     tool to call) and optional "arguments" (an object), not a string".
+//   - A request the client cancels with notifications/cancelled is
+//     answered all the same, with -32603 "context canceled", where the
+//     specification (2025-11-25, "Cancellation") says it should not be;
+//     and a cancellation can cancel a request read after it, if the two
+//     share an id. Here the handler is still stopped, but its reply is
+//     dropped, the end of input does not wait for it, and a cancellation
+//     that names no request in flight is ignored.
 //
-// (The third shortfall, that a panicking tool handler kills the process, is
+// (One more shortfall, that a panicking tool handler kills the process, is
 // not the transport's to fix: the server's middleware recovers it.)
 //
-// Requests run concurrently, and each is answered exactly once: a request
-// that reuses the id of one still in flight is refused with -32600 (and
-// "id": null, so that it is not taken for the answer to the first), and a
-// second reply to a request is dropped. A notification is never answered,
+// Requests run concurrently, and each is answered exactly once, unless it
+// is cancelled: a request that reuses the id of one still in flight is
+// refused with -32600 (and "id": null, so that it is not taken for the
+// answer to the first), and a second reply to a request is dropped. A notification is never answered,
 // nor is a response, even a malformed one: that could set two peers
 // answering each other for ever.
 //

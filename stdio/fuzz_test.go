@@ -78,9 +78,12 @@ func FuzzConnection(f *testing.F) {
 				if pinged {
 					t.Fatalf("the ping was answered twice; output:\n%s", out.String())
 				}
-				// Answered, and with a result unless the fuzzed input
-				// cancelled it (notifications/cancelled names an id the
-				// SDK may match to a later request).
+				// Answered, with a result: a notifications/cancelled in the
+				// fuzzed input cannot cancel it, as it names no request in
+				// flight when it is read.
+				if resp.Error != nil {
+					t.Fatalf("the ping failed: %q", line)
+				}
 				pinged = true
 			}
 		}

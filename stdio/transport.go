@@ -52,20 +52,21 @@ type Transport struct {
 	Trace io.Writer
 	// Logger, if not nil, receives what the peer cannot be told: requests
 	// abandoned at the end of input, malformed responses, replies dropped
-	// because their request was already answered.
+	// because their request was already answered or was cancelled.
 	Logger *slog.Logger
 }
 
 // Connect implements [mcp.Transport].
 func (t *Transport) Connect(context.Context) (mcp.Connection, error) {
 	c := &conn{
-		out:     t.Writer,
-		maxSize: t.MaxMessageSize,
-		grace:   t.GracePeriod,
-		trace:   t.Trace,
-		log:     t.Logger,
-		closed:  make(chan struct{}),
-		pending: make(map[jsonrpc.ID]string),
+		out:       t.Writer,
+		maxSize:   t.MaxMessageSize,
+		grace:     t.GracePeriod,
+		trace:     t.Trace,
+		log:       t.Logger,
+		closed:    make(chan struct{}),
+		pending:   make(map[jsonrpc.ID]string),
+		cancelled: make(map[jsonrpc.ID]string),
 	}
 	in := t.Reader
 	if in == nil {

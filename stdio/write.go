@@ -10,7 +10,7 @@ import (
 
 // Write implements [mcp.Connection]. A response must answer a pending
 // request; its error, if any, is given a standard code and a plain message
-// (see wireError).
+// (see wireError). The reply to a cancelled request is dropped.
 func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
@@ -18,12 +18,17 @@ func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	if isResponse {
 		c.mu.Lock()
 		method, ok := c.pending[resp.ID]
+		cancelledMethod, cancelled := c.cancelled[resp.ID]
+		delete(c.cancelled, resp.ID)
 		c.mu.Unlock()
-		if !ok {
+		switch {
+		case cancelled:
+			c.log.Info("dropped the reply to a cancelled request", "id", jsonID(resp.ID), "method", cancelledMethod)
+			return nil
+		case !ok:
 			c.log.Error("dropped a reply to no pending request", "id", jsonID(resp.ID))
 			return nil
-		}
-		if resp.Error != nil {
+		case resp.Error != nil:
 			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error, method)}
 		}
 	}
@@ -33,12 +38,9 @@ func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	}
 	err = c.writeLine(data)
 	if isResponse {
+		// Only now, so that the end of input waits until the reply is out.
 		c.mu.Lock()
-		delete(c.pending, resp.ID)
-		if len(c.pending) == 0 && c.drained != nil {
-			close(c.drained)
-			c.drained = nil
-		}
+		c.settleLocked(resp.ID)
 		c.mu.Unlock()
 	}
 	return err
