@@ -78,3 +78,26 @@ func TestBenchExpressions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHugeInputs measures how fast a million-character input is
+// refused, against the medium expression's evaluation as a baseline: the
+// length limit is checked before anything else, so a refusal costs about one
+// pass over the input's bytes.
+func BenchmarkHugeInputs(b *testing.B) {
+	b.Run("baseline-medium", func(b *testing.B) {
+		for b.Loop() {
+			if _, _, err := Evaluate(benchExpressions[1].expression); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for name, input := range hugeInputs {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err := Evaluate(input); err == nil {
+					b.Fatalf("Evaluate(%s) succeeded", name)
+				}
+			}
+		})
+	}
+}
