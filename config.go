@@ -79,7 +79,7 @@ var clients = []client{
 		},
 		where: "Run this command once; --scope user makes the server available in every project.\n" +
 			"Check it with: claude mcp list",
-		logs: "run claude --mcp-debug to see the server's stderr; /mcp in a session shows its status.",
+		logs: "run claude --debug mcp to see the server's stderr; /mcp in a session shows its status.",
 	},
 	{
 		name:   "cursor",
@@ -171,8 +171,9 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	_, err = fmt.Fprintf(stderr, "\n%s\nThe server's stderr (one line per tool call; add -trace to args for every message):\n%s\n",
 		c.where, c.logs)
 	if err == nil && *binary == "" {
-		_, err = fmt.Fprintf(stderr, "The client's go run must answer within its time limit (Claude Desktop waits 60 s):\n"+
-			"after changing the code, build before the client restarts the server: %s -C %s build ./...\n",
+		_, err = fmt.Fprintf(stderr, "Clients give a server little time to start (Claude Desktop waits 60 s), and go run\n"+
+			"compiles first: after changing the code, run it once yourself before the client restarts\n"+
+			"the server, so the client's go run finds it built: %s -C %s run . -version\n",
 			shellQuote(l.Command), shellQuote(l.Args[1]))
 	}
 	return err

@@ -104,7 +104,7 @@ func TestConfigGoRun(t *testing.T) {
 			l := parseConfig(t, c.name, stdout.String())
 			assert.Equal(t, goCmd, l.Command, "config %s: command", c.name)
 			assert.Equal(t, []string{"-C", moduleDir, "run", "."}, l.Args, "config %s: args", c.name)
-			assert.Contains(t, stderr.String(), "build ./...", "config %s tells to build first", c.name)
+			assert.Contains(t, stderr.String(), "run . -version", "config %s tells to build first", c.name)
 		})
 	}
 }
@@ -127,7 +127,7 @@ func TestConfigBinary(t *testing.T) {
 				require.NoError(t, runConfig(args, &stdout, &stderr), "config %q; stderr:\n%s", args, &stderr)
 				l := parseConfig(t, c.name, stdout.String())
 				assert.Equal(t, launch{Command: bin, Args: []string{}}, l, "config %q", args)
-				assert.NotContains(t, stderr.String(), "build ./...", "config %q", args)
+				assert.NotContains(t, stderr.String(), "run . -version", "config %q", args)
 			})
 		}
 	}

@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"mcp-hello-tools/tools"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -122,7 +124,7 @@ func TestBinaryToolCalls(t *testing.T) {
 			for _, tool := range list.Tools {
 				names = append(names, tool.Name)
 			}
-			assert.ElementsMatch(t, []string{"echo", "get_timestamp", "calculate"}, names)
+			assert.ElementsMatch(t, tools.Names(), names)
 
 			res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
 			assert.False(t, res.IsError)

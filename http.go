@@ -8,11 +8,13 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcp-hello-tools/stdio"
+	"mcp-hello-tools/tools"
 )
 
 // This file serves the tools over the Streamable HTTP transport of the MCP
@@ -50,7 +52,7 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server, logger *slo
 		return err
 	}
 	logger.Info("serving", "server", name, "version", version, "transport", "streamable-http",
-		"url", "http://"+ln.Addr().String()+mcpPath, "tools", "echo, get_timestamp, calculate")
+		"url", "http://"+ln.Addr().String()+mcpPath, "tools", strings.Join(tools.Names(), ", "))
 	return serveListener(ctx, ln, server, logger)
 }
 

@@ -53,10 +53,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
 	"mcp-hello-tools/stdio"
+	"mcp-hello-tools/tools"
 )
 
 func main() {
@@ -72,7 +74,7 @@ func main() {
 // run parses the command line and serves MCP over stdio until standard input
 // closes or ctx is cancelled; with -http, it serves Streamable HTTP until ctx
 // is cancelled. With "config" as the first argument, it runs the config
-// subcommand instead. stdout is written only by -version, -h and config;
+// subcommand instead. stdout is written only by -version and config;
 // while serving, the transport owns the process's standard output.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "config" {
@@ -117,7 +119,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
-		"tools", "echo, get_timestamp, calculate")
+		"tools", strings.Join(tools.Names(), ", "))
 	transport := &stdio.Transport{Logger: logger}
 	if *trace {
 		transport.Trace = stderr

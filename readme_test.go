@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"mcp-hello-tools/tools"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -63,7 +65,7 @@ func TestReadmeToolExamples(t *testing.T) {
 		require.NoError(t, err, "CallTool(%s)", ex.params)
 		assert.JSONEq(t, ex.result, mustJSON(t, res), "README example: the server's result for\n%s", ex.params)
 	}
-	for _, tool := range []string{"echo", "get_timestamp", "calculate"} {
+	for _, tool := range tools.Names() {
 		assert.True(t, called[tool], "README has no example call of %s", tool)
 	}
 }

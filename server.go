@@ -37,6 +37,11 @@ func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 			SupportedProtocolVersions: protocolVersions,
 		})
 	tools.Add(s, now)
+	// Each request passes through the middleware in this order, outermost
+	// first, on its way to the SDK's handler: logToolCalls sees the final
+	// outcome, standardErrors the code of any error, recoverPanics a panic
+	// in anything below it, and clarifyArgumentErrors the SDK's own answer
+	// to arguments that fail the inputSchema.
 	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger), clarifyArgumentErrors())
 	return s
 }

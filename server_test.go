@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"mcp-hello-tools/tools"
+
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -73,7 +75,11 @@ func TestToolsListContract(t *testing.T) {
 		"get_timestamp": {optional: []string{"format", "timezone"}, outputSchema: true},
 		"calculate":     {required: []string{"expression"}, outputSchema: true},
 	}
-	require.Len(t, res.Tools, len(want))
+	var names []string
+	for _, tool := range res.Tools {
+		names = append(names, tool.Name)
+	}
+	require.ElementsMatch(t, tools.Names(), names, "tools/list")
 	for _, tool := range res.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
 			w, ok := want[tool.Name]

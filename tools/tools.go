@@ -28,6 +28,10 @@ func Add(s *mcp.Server, now func() time.Time) {
 	addCalculate(s)
 }
 
+// Names returns the names of the tools Add registers, in order: for logs
+// and tests. A test checks it against the server's tools/list.
+func Names() []string { return []string{"echo", "get_timestamp", "calculate"} }
+
 // readOnly holds the annotations shared by all three tools: each one only
 // computes an answer, changes nothing, gives the same answer for the same
 // input (get_timestamp's answer moves with the clock, not with side effects)

@@ -54,7 +54,7 @@ const caretContext = 30
 //
 // Characters are aligned one column per rune. Tabs and line breaks are shown
 // as spaces and other unprintable characters (invalid UTF-8 too) as '�', so the
-// text stays on one line. Only caretContext characters on either side of the
+// text stays on one line. Only 30 characters (caretContext) on either side of the
 // fault are shown, with "..." where the expression is cut, so a 10,000-character
 // expression still gives a short line. The result has no trailing newline.
 func (e *Error) Caret(expression string) string {

@@ -30,7 +30,8 @@ type token struct {
 	text string // the token as written, or the message of a tokenError
 }
 
-// operators maps each single-byte operator to its kind.
+// operators maps each single-byte operator to its kind; every other byte
+// maps to the zero kind, tokenError, which reads as "not an operator".
 var operators = [256]tokenKind{
 	'+': tokenPlus, '-': tokenMinus, '*': tokenStar, '/': tokenSlash,
 	'^': tokenCaret, '(': tokenLeftParen, ')': tokenRightParen,
