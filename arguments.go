@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -40,7 +43,8 @@ func clarifyArgumentErrors() mcp.Middleware {
 				return res, nil
 			}
 			if detail, found := strings.CutPrefix(text.Text, `validating "arguments": `); found {
-				text.Text = fmt.Sprintf("invalid arguments for %s: %s", call.Params.Name, plainSchemaError(detail))
+				text.Text = fmt.Sprintf("invalid arguments for %s: %s", call.Params.Name,
+					plainSchemaError(detail, call.Params.Arguments))
 			}
 			return res, nil
 		}
@@ -55,30 +59,69 @@ var schemaErrors = []struct {
 	pattern *regexp.Regexp
 	plain   func(m []string) string
 }{
-	{regexp.MustCompile(`^validating root: required: missing properties: \[(.*)\]$`),
+	{regexp.MustCompile(`(?s)^validating root: required: missing properties: \[(.*)\]$`),
 		func(m []string) string { return "missing required argument " + commas(m[1]) }},
-	{regexp.MustCompile(`^validating root: unexpected additional properties \[(.*)\]$`),
+	{regexp.MustCompile(`(?s)^validating root: unexpected additional properties \[(.*)\]$`),
 		func(m []string) string {
 			return "unknown argument " + commas(m[1]) + "; use only the arguments in the tool's inputSchema"
 		}},
-	{regexp.MustCompile(`^validating root: validating /properties/([^:]*): type: .* has type "(.*)", want "(.*)"$`),
+	{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): type: .* has type "(.*)", want "(.*)"$`),
 		func(m []string) string { return fmt.Sprintf("argument %q must be a %s, not %s", m[1], m[3], m[2]) }},
-	{regexp.MustCompile(`^validating root: validating /properties/([^:]*): enum: (.*) does not equal any of: \[(.*)\]$`),
+	{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): enum: (.*) does not equal any of: \[(.*)\]$`),
 		func(m []string) string {
-			return fmt.Sprintf("argument %q is %q; it must be one of %s", m[1], m[2], commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
+			return fmt.Sprintf("argument %q is %s; it must be one of %s", m[1], quoteShort(m[2]), commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
 		}},
-	{regexp.MustCompile(`^unmarshaling arguments: `),
-		func([]string) string { return `arguments must be a JSON object, such as {"name": value}` }},
+	// The SDK decodes the arguments into a map before it validates them:
+	// a number beyond float64 fails there.
+	{regexp.MustCompile(`(?s)^unmarshaling arguments: .*cannot unmarshal "([^"]{1,40})[^"]*" into Go struct field .*\.([^ .]+) of type float64$`),
+		func(m []string) string {
+			return fmt.Sprintf("argument %q: the number %s is out of range for a 64-bit float", m[2], m[1])
+		}},
 }
 
-// plainSchemaError says a validator message in plain words.
-func plainSchemaError(detail string) string {
+// plainSchemaError says a validator message about arguments in plain words.
+func plainSchemaError(detail string, arguments json.RawMessage) string {
+	if kind := jsonKind(arguments); kind != "object" && kind != "" {
+		return `arguments must be a JSON object, such as {"name": value}, not ` + kind
+	}
 	for _, e := range schemaErrors {
 		if m := e.pattern.FindStringSubmatch(detail); m != nil {
 			return e.plain(m)
 		}
 	}
 	return strings.TrimPrefix(detail, "validating root: ")
+}
+
+// jsonKind names the kind of JSON value data holds, from its first byte:
+// "object", "array", "a string", "a number", "a boolean" or "null"; "" for
+// no value at all.
+func jsonKind(data json.RawMessage) string {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 {
+		return ""
+	}
+	switch data[0] {
+	case '{':
+		return "object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "" // null arguments are no arguments
+	}
+	return "a number"
+}
+
+// quoteShort quotes s as a Go string, cut to its first 40 characters: an
+// argument of a megabyte should not come back whole in the message.
+func quoteShort(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return strconv.Quote(string(r[:40])) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // commas separates the names of a %q-printed list with commas.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,7 +151,9 @@ func TestInputErrors(t *testing.T) {
 	}{
 		{"echo missing message", "echo", map[string]any{}, `invalid arguments for echo: missing required argument "message"`},
 		{"echo null arguments", "echo", nil, `invalid arguments for echo: missing required argument "message"`},
-		{"echo arguments not an object", "echo", []int{1}, `invalid arguments for echo: arguments must be a JSON object`},
+		{"echo arguments not an object", "echo", []int{1}, `invalid arguments for echo: arguments must be a JSON object, such as {"name": value}, not an array`},
+		{"echo arguments a string", "echo", "hello", `not a string`},
+		{"echo number out of range", "echo", json.RawMessage(`{"message": 1e999}`), `argument "message": the number 1e999 is out of range for a 64-bit float`},
 		{"echo mistyped message", "echo", map[string]any{"message": 42}, `invalid arguments for echo: argument "message" must be a string, not integer`},
 		{"echo unknown argument", "echo", map[string]any{"message": "a", "volume": 11}, `invalid arguments for echo: unknown argument "volume"`},
 		{"calculate missing expression", "calculate", map[string]any{}, `missing required argument "expression"`},
@@ -160,6 +163,8 @@ func TestInputErrors(t *testing.T) {
 		{"calculate division by zero", "calculate", map[string]any{"expression": "0/0"}, "division by zero"},
 		{"calculate not finite", "calculate", map[string]any{"expression": "1e308*10"}, "finite"},
 		{"get_timestamp bad format", "get_timestamp", map[string]any{"format": "rfc822"}, `argument "format" is "rfc822"; it must be one of ["iso8601", "unix", "human"]`},
+		{"get_timestamp format with a newline", "get_timestamp", map[string]any{"format": "human\n"}, `argument "format" is "human\n"; it must be one of`},
+		{"get_timestamp long format", "get_timestamp", map[string]any{"format": strings.Repeat("x", 100_000)}, `argument "format" is "` + strings.Repeat("x", 40) + `"…; it must be one of`},
 		{"get_timestamp unknown zone", "get_timestamp", map[string]any{"timezone": "Mars/Olympus"}, "Mars/Olympus"},
 		{"get_timestamp Local", "get_timestamp", map[string]any{"timezone": "Local"}, "IANA"},
 		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, `unknown argument "zone"`},
