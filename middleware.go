@@ -3,8 +3,10 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -75,5 +77,27 @@ func standardErrors(next mcp.MethodHandler) mcp.MethodHandler {
 			out.Code = jsonrpc.CodeInvalidRequest
 		}
 		return nil, out
+	}
+}
+
+// servedMethods are the requests this server answers: the lifecycle's
+// initialize and ping, and the tools feature, the only one it advertises.
+var servedMethods = map[string]bool{
+	"initialize": true, "ping": true, "tools/list": true, "tools/call": true,
+}
+
+// onlyServedMethods is middleware that answers -32601 (method not found) to
+// a request for a feature the server does not advertise. The SDK answers
+// resources/list, prompts/list and logging/setLevel whatever the server
+// advertises, with empty lists; a client that asks for a feature the server
+// never offered should hear that it does not exist (MCP 2025-11-25,
+// "Capability negotiation"). Notifications pass through: they are never
+// answered.
+func onlyServedMethods(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if !servedMethods[method] && !strings.HasPrefix(method, "notifications/") {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: fmt.Sprintf("method not found: %q", method)}
+		}
+		return next(ctx, method, req)
 	}
 }

@@ -40,9 +40,11 @@ func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 	// Each request passes through the middleware in this order, outermost
 	// first, on its way to the SDK's handler: logToolCalls sees the final
 	// outcome, standardErrors the code of any error, recoverPanics a panic
-	// in anything below it, and clarifyArgumentErrors the SDK's own answer
-	// to arguments that fail the inputSchema.
-	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger), clarifyArgumentErrors())
+	// in anything below it, onlyServedMethods turns away features the
+	// server does not offer, and clarifyArgumentErrors rewords the SDK's
+	// answer to arguments that fail the inputSchema.
+	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger),
+		onlyServedMethods, clarifyArgumentErrors())
 	return s
 }
 
