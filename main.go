@@ -61,8 +61,20 @@ import (
 	"mcp-hello-tools/tools"
 )
 
+// stopDeadline bounds how long the process takes to end after SIGINT or
+// SIGTERM. Stopping takes milliseconds, or up to the HTTP server's 5 s of
+// shutdown grace; but a peer that has stopped reading our stdout or stderr
+// can block the writes that stopping waits for, and a signal must end the
+// process all the same.
+const stopDeadline = 10 * time.Second
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done() // a signal, or stop below once run has returned
+		time.Sleep(stopDeadline)
+		os.Exit(1) // run did not return in time: a signal asked us to stop
+	}()
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
