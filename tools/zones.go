@@ -33,10 +33,23 @@ import (
 var zoneByFold = func() map[string]string {
 	m := make(map[string]string, len(zoneNames))
 	for _, name := range zoneNames {
-		m[strings.ToLower(name)] = name
+		m[foldASCII(name)] = name
 	}
 	return m
 }()
+
+// foldASCII lower-cases the ASCII letters of s and leaves every other
+// character alone. Zone names are ASCII; folding other letters as
+// strings.ToLower does would let "Europe/PARİS", with a Turkish dotted
+// capital I, match Europe/Paris.
+func foldASCII(s string) string {
+	return strings.Map(func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}, s)
+}
 
 // loadZone returns the location named by the timezone argument and the
 // zone's name as the tz database spells it. An empty name means UTC. Any
@@ -45,7 +58,7 @@ func loadZone(name string) (*time.Location, string, error) {
 	if name == "" {
 		return time.UTC, "UTC", nil
 	}
-	canonical, ok := zoneByFold[strings.ToLower(name)]
+	canonical, ok := zoneByFold[foldASCII(name)]
 	if !ok {
 		return nil, "", refuse(name)
 	}
@@ -71,7 +84,12 @@ type ZoneError struct {
 
 func (e *ZoneError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "timezone %q %s. ", e.Zone, e.reason)
+	zone := []rune(e.Zone)
+	if len(zone) > 60 { // a megabyte of argument need not come back whole
+		fmt.Fprintf(&b, "timezone %q… (%d characters) %s. ", string(zone[:60]), len(zone), e.reason)
+	} else {
+		fmt.Fprintf(&b, "timezone %q %s. ", e.Zone, e.reason)
+	}
 	if e.advice != "" {
 		b.WriteString(e.advice + ".")
 		return b.String()

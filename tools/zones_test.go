@@ -67,6 +67,7 @@ func TestRefusedZones(t *testing.T) {
 		{"Heure normale d’Europe centrale", nil, "not a zone"},
 		{"Mars/Olympus_Mons", nil, "not a zone"},
 		{"Europe/Pariss", nil, "not a zone"},
+		{"Europe/PARİS", []string{"Europe/Paris"}, "not a zone"}, // a Turkish dotted capital I
 	}
 	for _, tt := range tests {
 		t.Run(tt.zone, func(t *testing.T) {
@@ -85,6 +86,16 @@ func TestRefusedZones(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLongZoneNameIsCut checks that a refused name of a megabyte is quoted
+// in part, with its length.
+func TestLongZoneNameIsCut(t *testing.T) {
+	zone := strings.Repeat("Z", 1_000_000)
+	_, err := Timestamp(time.Unix(0, 0), "", zone)
+	require.Error(t, err)
+	assert.Less(t, len(err.Error()), 400, "Timestamp(a 1,000,000-character zone) message length")
+	assert.Contains(t, err.Error(), `timezone "`+strings.Repeat("Z", 60)+`"… (1000000 characters) is not a zone`)
 }
 
 // TestZoneErrorMessage shows whole messages, one per number of suggestions.
