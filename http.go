@@ -27,6 +27,11 @@ import (
 // mcpPath is the URL path of the MCP endpoint.
 const mcpPath = "/mcp"
 
+// sessionTimeout is how long a Streamable HTTP session may stay idle before
+// the server forgets it; a client that comes back later gets 404 Not Found
+// and starts a new session, as the transport specifies.
+const sessionTimeout = 30 * time.Minute
+
 // maxRequestBodyBytes caps the size of one HTTP request body at the stdio
 // transport's limit for one message, so that both transports accept the same
 // tools/call: an echo of a million characters, even all escaped. A larger
@@ -114,6 +119,9 @@ func newHTTPHandler(server *mcp.Server, logger *slog.Logger) http.Handler {
 		&mcp.StreamableHTTPOptions{
 			Logger:              logger,
 			MaxRequestBodyBytes: maxRequestBodyBytes,
+			// Without a timeout a session lives until its client deletes it,
+			// and clients that just go away would add up.
+			SessionTimeout: sessionTimeout,
 		})
 	mux := http.NewServeMux()
 	mux.Handle(mcpPath, http.NewCrossOriginProtection().Handler(mcpHandler))
