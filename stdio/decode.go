@@ -7,22 +7,38 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // wireMessage is the shape of every JSON-RPC 2.0 message on the wire: a
 // request has a method (and an id unless it is a notification), a response
-// has an id and a result or an error. Decoding into one struct reads a line
-// once, whatever it turns out to be. The members stay raw: the SDK, not this
-// package, decodes params and results into their MCP types.
+// has an id and a result or an error. A line is read once, into its
+// members, whatever it turns out to be. The members stay raw: the SDK,
+// not this package, decodes params and results into their MCP types.
 type wireMessage struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC, ID, Method, Params, Result, Error json.RawMessage
+}
+
+// readMembers reads the members of the JSON object a line holds, by name.
+// The names match exactly, as JSON-RPC 2.0 spells them: "ID" is not "id",
+// and {"jsonrpc":"2.0","ID":4,"method":"ping"} is a notification. (Struct
+// tags would not do: encoding/json matches them case-insensitively.) Of two
+// members with the same name, the last wins, as encoding/json does for
+// struct fields. A value that is not an object is a
+// *json.UnmarshalTypeError, and one that is not JSON a *json.SyntaxError.
+func readMembers(line []byte) (map[string]json.RawMessage, error) {
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(line, &members); err != nil {
+		return nil, err
+	}
+	if members == nil {
+		// null: json.Unmarshal leaves the map nil.
+		return nil, &json.UnmarshalTypeError{Value: "null"}
+	}
+	return members, nil
 }
 
 // A badMessage describes a line that is not a JSON-RPC 2.0 message the SDK
@@ -42,14 +58,10 @@ type badMessage struct {
 }
 
 // decode returns the message one line holds: a *jsonrpc.Request or a
-// *jsonrpc.Response, or a *badMessage saying why it is neither.
+// *jsonrpc.Response, or a *badMessage saying why it is neither. Whitespace
+// around the object is allowed, as anywhere in JSON (RFC 8259 §2).
 func decode(line []byte) (jsonrpc.Message, *badMessage) {
-	var w wireMessage
-	err := json.Unmarshal(line, &w)
-	if err == nil && line[0] != '{' {
-		// null: json.Unmarshal takes it for an object with no members.
-		err = &json.UnmarshalTypeError{Value: "null"}
-	}
+	members, err := readMembers(line)
 	if err != nil {
 		var syntax *json.SyntaxError
 		if errors.As(err, &syntax) {
@@ -58,18 +70,28 @@ func decode(line []byte) (jsonrpc.Message, *badMessage) {
 		}
 		// Valid JSON, but not an object: an array (a batch), a string,
 		// a number, true, false or null.
-		msg := "invalid request: a message must be a JSON object, found " + jsonKind(line)
-		if bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("[")) {
+		found := jsonKind(line)
+		msg := "invalid request: a message must be a JSON object, found " + found
+		if found == "an array" {
 			msg += " (JSON-RPC batches are not supported; MCP dropped them in 2025-06-18)"
 		}
 		return nil, &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: msg}
+	}
+	// Members other than these are ignored.
+	w := wireMessage{
+		JSONRPC: members["jsonrpc"],
+		ID:      members["id"],
+		Method:  members["method"],
+		Params:  members["params"],
+		Result:  members["result"],
+		Error:   members["error"],
 	}
 
 	id, idErr := makeID(w.ID)
 	invalid := func(format string, args ...any) (jsonrpc.Message, *badMessage) {
 		bad := &badMessage{
 			Code:       jsonrpc.CodeInvalidRequest,
-			Message:    "invalid request: " + fmt.Sprintf(format, args...),
+			Message:    "invalid request: " + fmt.Sprintf(format, args...) + caseHint(members),
 			IsResponse: w.Method == nil && (w.Result != nil || w.Error != nil),
 		}
 		if idErr == nil && id.IsValid() {
@@ -77,10 +99,11 @@ func decode(line []byte) (jsonrpc.Message, *badMessage) {
 		}
 		return nil, bad
 	}
+	version, _ := jsonString(w.JSONRPC)
 	switch {
 	case w.JSONRPC == nil:
 		return invalid(`missing "jsonrpc": "2.0"`)
-	case !bytes.Equal(w.JSONRPC, []byte(`"2.0"`)):
+	case version != "2.0":
 		return invalid(`"jsonrpc" must be "2.0", found %s`, w.JSONRPC)
 	case idErr != nil:
 		return invalid("%v", idErr)
@@ -106,8 +129,8 @@ func decode(line []byte) (jsonrpc.Message, *badMessage) {
 		return resp, nil
 	}
 
-	var method string
-	if w.Method[0] != '"' || json.Unmarshal(w.Method, &method) != nil {
+	method, ok := jsonString(w.Method)
+	if !ok {
 		return invalid(`"method" must be a string, found %s`, w.Method)
 	}
 	if w.ID != nil && !id.IsValid() {
@@ -147,9 +170,49 @@ func makeID(raw json.RawMessage) (jsonrpc.ID, error) {
 	return jsonrpc.MakeID(v)
 }
 
+// jsonString returns the string raw holds, its escapes decoded ("\u0032.0"
+// is "2.0"), and whether raw is a JSON string at all. raw is a value from a
+// line that has been parsed, so it is valid JSON.
+func jsonString(raw json.RawMessage) (string, bool) {
+	// The quote first: json.Unmarshal takes null for an empty string.
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	// Most strings have no escapes: they are what is between the quotes.
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// memberNames are the names of the members of a JSON-RPC 2.0 message.
+var memberNames = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// caseHint returns, for a message that has a member whose name differs
+// from one of memberNames only in case, a note saying so, to append to the
+// error message; else "". The note shows the first such name, in the
+// order of memberNames.
+func caseHint(members map[string]json.RawMessage) string {
+	for _, want := range memberNames {
+		if _, ok := members[want]; ok {
+			continue
+		}
+		for name := range members {
+			if strings.EqualFold(name, want) {
+				return fmt.Sprintf(" (member names are case-sensitive: %q is not %q)", name, want)
+			}
+		}
+	}
+	return ""
+}
+
 // jsonKind names the type of the JSON value data holds.
 func jsonKind(data []byte) string {
-	data = bytes.TrimLeft(data, " \t")
+	data = bytes.TrimLeft(data, " \t\r\n")
 	switch {
 	case len(data) == 0:
 		return "nothing"

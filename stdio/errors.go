@@ -1,9 +1,12 @@
 package stdio
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,7 +44,7 @@ func wireError(err error, method string) *jsonrpc.Error {
 		if m := e.pattern.FindStringSubmatch(out.Message); m != nil {
 			out.Code = e.code
 			if e.plain != nil {
-				out.Message = e.plain(method, m)
+				out.Message = e.plain(method, m, err)
 			}
 			return out
 		}
@@ -65,40 +68,110 @@ func wireError(err error, method string) *jsonrpc.Error {
 //	invalid request: missing required "params"                        -32600  params absent
 //	handling 'tools/call': invalid request: missing required "params" -32600  params null
 //	handling 'initialize': missing required "params"                  0       params null
-//	handling 'tools/call': invalid params: unmarshaling "\"echo\"" into a *mcp.CallToolParamsRaw: json: …  -32602
-//	handling 'initialize': unmarshaling "{…}" into a *mcp.initializeParamsV2: json: …                     0
+//	handling 'ping': invalid params: unmarshaling "[]" into a *mcp.PingParams: json: …                  -32602
+//	handling 'initialize': unmarshaling "{…}" into a *mcp.initializeParamsV2: json: …                0
 //	unknown tool ""                                                   -32602  tools/call params without a "name"
 //	method "tools/list" is invalid during session initialization       0       a request before initialize
 //
 // (An unknown tool with a name keeps the SDK's message, unknown tool "x".)
+// The "unmarshaling" messages come from every method whose params do not
+// decode, and quote the params and the JSON decoder's message, with Go type
+// names; none of that reaches the client.
 var sdkErrors = []struct {
 	pattern *regexp.Regexp
 	code    int64
-	plain   func(method string, m []string) string // nil keeps the message
+	plain   func(method string, m []string, err error) string // nil keeps the message
 }{
 	{regexp.MustCompile(`^invalid request: missing required "params"$`), jsonrpc.CodeInvalidParams,
-		func(method string, _ []string) string {
+		func(method string, _ []string, _ error) string {
 			return fmt.Sprintf("invalid params: %s params are missing; they must be %s", method, paramsShape(method))
 		}},
 	{regexp.MustCompile(`^handling '[^']*': (?:invalid request: )?missing required "params"$`), jsonrpc.CodeInvalidParams,
-		func(method string, _ []string) string { return paramsMustBe(method, "null") }},
+		func(method string, _ []string, _ error) string { return paramsMustBe(method, "null") }},
 	// The SDK quotes the params with %q, which starts the message with
 	// their first character (\" for a string): enough to tell their kind,
-	// without reading a long quote. An object that did not decode has a
-	// member of the wrong type, which the shape of valid params covers.
+	// without reading a long quote.
 	{regexp.MustCompile(`^handling '[^']*': (?:invalid params: )?unmarshaling "(\\"|.)`), jsonrpc.CodeInvalidParams,
-		func(method string, m []string) string {
+		func(method string, m []string, err error) string {
 			found := jsonKind([]byte(strings.TrimPrefix(m[1], `\`)))
-			if found == "an object" {
-				found = ""
+			if found != "an object" {
+				return paramsMustBe(method, found)
 			}
-			return paramsMustBe(method, found)
+			return paramsMustBe(method, "") + wrongMember(err)
 		}},
 	{regexp.MustCompile(`^unknown tool ""$`), jsonrpc.CodeInvalidParams,
-		func(string, []string) string {
+		func(string, []string, error) string {
 			return `invalid params: tools/call params must name a tool: "name" is missing or empty`
 		}},
 	{regexp.MustCompile(`^method "[^"]*" is invalid during session initialization$`), jsonrpc.CodeInvalidRequest, nil},
+}
+
+// wrongMember says which member of params that are an object did not
+// decode, and why: `; "cursor" must be a string, not a number`. It reads
+// them from the decoder's *json.UnmarshalTypeError, which the SDK wraps
+// with %w (its Field is the member's path, "clientInfo.name" for a member
+// of a member), and returns "" when err holds none: a custom decoder's
+// error, or an error that is only text.
+func wrongMember(err error) string {
+	var typeErr *json.UnmarshalTypeError
+	if !errors.As(err, &typeErr) || typeErr.Field == "" {
+		return ""
+	}
+	msg := fmt.Sprintf("; %q must be %s", typeErr.Field, typeKind(typeErr.Type))
+	if found := valueKind(typeErr.Value); found != "" {
+		msg += ", not " + found
+	}
+	return msg
+}
+
+// typeKind names the kind of JSON value that decodes into a value of type
+// t: "a string", "an object".
+func typeKind(t reflect.Type) string {
+	for t != nil && t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nil {
+		return "of another type"
+	}
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "a boolean"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return "an integer"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "of another type"
+}
+
+// valueKind names the kind of JSON value an UnmarshalTypeError's Value
+// describes, or returns "" if it cannot tell. encoding/json puts a word
+// there ("number", "bool"); the SDK's decoder, segmentio/encoding, quotes
+// the start of the value itself ("\"5}\"").
+func valueKind(v string) string {
+	if quoted, err := strconv.Unquote(v); err == nil {
+		return jsonKind([]byte(quoted))
+	}
+	switch {
+	case strings.HasPrefix(v, "number"): // "number 1e400": out of range
+		return "a number"
+	case v == "string":
+		return "a string"
+	case v == "bool":
+		return "a boolean"
+	case v == "array":
+		return "an array"
+	case v == "object":
+		return "an object"
+	}
+	return ""
 }
 
 // paramsShapes describe the params of the requests this server answers, as
