@@ -38,6 +38,8 @@ func FuzzConnection(f *testing.F) {
 		`{"jsonrpc":"2.0","id":null,"method":"x"}` + "\n" + `{"jsonrpc":"2.0","id":1e400,"method":"x"}`,
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"final-ping"}}`,
 		"\xff\xfe\x00\n\"\\ud800\"\n",
+		` {"jsonrpc":"2.0","id":3,"method":"ping"} ` + "\n" + `{"jsonrpc":"2.0","ID":4,"Method":"ping"}`,
+		`{"jsonrpc":"\u0032.0","id":5,"method":"p\u0069ng","params":{"_meta":5}}`,
 	} {
 		f.Add([]byte(seed))
 	}
