@@ -37,10 +37,11 @@ const (
 
 // wireServer is the binary running with pipes on its stdin and stdout.
 type wireServer struct {
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout *bufio.Reader
-	stderr *syncBuffer
+	cmd        *exec.Cmd
+	stdin      io.WriteCloser
+	stdout     *bufio.Reader
+	stdoutPipe io.ReadCloser // under stdout, to close it
+	stderr     *syncBuffer
 }
 
 func startWireServer(t testing.TB, args ...string) *wireServer {
@@ -50,7 +51,7 @@ func startWireServer(t testing.TB, args ...string) *wireServer {
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
-	s := &wireServer{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<20), stderr: &syncBuffer{}}
+	s := &wireServer{cmd: cmd, stdin: stdin, stdout: bufio.NewReaderSize(stdout, 1<<20), stdoutPipe: stdout, stderr: &syncBuffer{}}
 	cmd.Stderr = s.stderr
 	require.NoError(t, cmd.Start())
 	t.Cleanup(func() {
@@ -205,6 +206,61 @@ func TestWireSIGTERMWhileIdle(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 0, s.wait(t, 5*time.Second))
+}
+
+// TestWireSignalWhileStdoutFull: a client that stops reading leaves the
+// server's replies stuck in writes to a full pipe; SIGTERM and SIGINT still
+// stop it promptly, with status 0.
+func TestWireSignalWhileStdoutFull(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("writes are interrupted only on Linux")
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) {
+			s := startWireServer(t)
+			s.send(t, wireInit)
+			s.send(t, wireInitialized)
+			message := strings.Repeat("y", 1<<20) // a reply of 1 MiB fills the pipe
+			for id := range 3 {
+				s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`, 10+id, message))
+			}
+			time.Sleep(200 * time.Millisecond) // let the replies block
+			require.NoError(t, s.cmd.Process.Signal(sig))
+			assert.Equal(t, 0, s.wait(t, 5*time.Second))
+		})
+	}
+}
+
+// TestWireStdoutClosed: a client that closes the server's stdout ends the
+// session: the next reply fails with EPIPE, and the server exits with
+// status 0, where SIGPIPE used to kill it.
+func TestWireStdoutClosed(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("SIGPIPE is avoided only on Linux")
+	}
+	s := startWireServer(t)
+	s.send(t, wireInit)
+	require.NotNil(t, s.receive(t).Result)
+	require.NoError(t, s.stdoutPipe.Close())
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Equal(t, 0, s.wait(t, 5*time.Second))
+	assert.Contains(t, s.stderr.String(), "the client closed standard output")
+}
+
+// TestWireReuseID: a client may reuse an id as soon as it has read the
+// reply that carries it.
+func TestWireReuseID(t *testing.T) {
+	s := startWireServer(t)
+	s.send(t, wireInit)
+	require.NotNil(t, s.receive(t).Result)
+	for i := range 2000 {
+		s.send(t, `{"jsonrpc":"2.0","id":7,"method":"ping"}`)
+		resp := s.receive(t)
+		require.Nil(t, resp.Error, "ping %d, reusing id 7", i)
+		require.Equal(t, "7", string(resp.ID))
+	}
+	require.NoError(t, s.stdin.Close())
+	assert.Equal(t, 0, s.wait(t, 10*time.Second))
 }
 
 // TestWireTrace: with -trace, every message read and written is logged to

@@ -41,17 +41,18 @@ func (c *conn) cancel(note *jsonrpc.Request) bool {
 		return false
 	}
 
-	// Holding writeMu, a reply is either out before the cancellation or
-	// not written at all: never written after its request was cancelled.
-	c.writeMu.Lock()
+	// Write takes a request out of pending, under mu, before writing its
+	// reply: so a reply is either on its way before the cancellation or
+	// dropped, never written after its request was cancelled.
 	c.mu.Lock()
-	method, pending := c.pending[id]
+	r, pending := c.pending[id]
+	method := r.method
 	if pending && method != "initialize" {
+		delete(c.pending, id)
 		c.cancelled[id] = method
-		c.settleLocked(id)
+		c.settleLocked(r)
 	}
 	c.mu.Unlock()
-	c.writeMu.Unlock()
 
 	switch {
 	case !pending:

@@ -20,9 +20,10 @@ import (
 // from many goroutines, one per request in flight; writeMu keeps each
 // message one whole line.
 type conn struct {
-	lines   *lineReader
-	maxSize int
-	closeIn func() error // interrupts a read in progress; nil if nothing can
+	lines    *lineReader
+	maxSize  int
+	closeIn  func() error // interrupts a read in progress; nil if nothing can
+	closeOut func() error // interrupts a write in progress; nil if nothing can
 
 	writeMu sync.Mutex
 	out     io.Writer
@@ -34,19 +35,39 @@ type conn struct {
 
 	incoming chan readResult // from readLoop to Read; nil if Read reads
 
-	// pending holds the requests read and not yet answered, id → method,
-	// so that each is answered once and the end of input can wait for them.
-	// cancelled holds the requests the client cancelled while they ran:
-	// their replies are dropped, and the end of input does not wait for
-	// them (see cancel).
-	mu        sync.Mutex
-	pending   map[jsonrpc.ID]string
-	cancelled map[jsonrpc.ID]string
-	drained   chan struct{} // closed when pending empties after the input ended
+	// pending holds the requests read and not yet answered, by id: the ids
+	// in use, so that each request is answered once. An entry leaves it
+	// just before its reply is written, so that a client may reuse the id
+	// as soon as it can read the reply. cancelled holds the requests the
+	// client cancelled while they ran: their replies are dropped (see
+	// cancel).
+	//
+	// unanswered counts the requests read whose reply is not out yet (the
+	// pending ones, and the replies being written), and unansweredBytes
+	// the length of their lines. The reader waits while they are at their
+	// limits (see admit), and the end of input waits for them (see drain).
+	// settled receives a value, if it has room, whenever one is answered or
+	// cancelled; drained is closed when none is left after the input ended.
+	mu              sync.Mutex
+	pending         map[jsonrpc.ID]request
+	cancelled       map[jsonrpc.ID]string
+	unanswered      int
+	unansweredBytes int
+	maxInFlight     int
+	maxInFlightSize int
+	settled         chan struct{}
+	drained         chan struct{}
 
 	closeOnce sync.Once
 	closed    chan struct{}
 	closeErr  error
+}
+
+// A request is a pending request: its method, for the logs, and the length
+// of its line, in bytes.
+type request struct {
+	method string
+	size   int
 }
 
 // readResult is a message, or the error that ended the input.
@@ -76,10 +97,16 @@ func (c *conn) next() (jsonrpc.Message, error) {
 		msg, bad := decode(line)
 		if req, ok := msg.(*jsonrpc.Request); ok {
 			switch {
-			case req.IsCall() && !c.track(req):
-				bad = &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
-					"invalid request: id %s is already in use by a request in flight", jsonID(req.ID))}
-			case !req.IsCall() && req.Method == methodCancelled && !c.cancel(req):
+			case req.IsCall():
+				tracked, err := c.admit(req, len(line))
+				if err != nil {
+					return nil, err
+				}
+				if !tracked {
+					bad = &badMessage{Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf(
+						"invalid request: id %s is already in use by a request in flight", jsonID(req.ID))}
+				}
+			case req.Method == methodCancelled && !c.cancel(req):
 				continue // the SDK need not know of it
 			}
 		}
@@ -110,9 +137,10 @@ func (c *conn) readLoop() {
 	}
 }
 
-// Read implements [mcp.Connection]. When the input ends it waits, for the
-// grace period at most, until every request read has been answered, and
-// then returns io.EOF: the SDK writes nothing after Read fails.
+// Read implements [mcp.Connection]. When the input ends it waits until
+// every request read has been answered, or no reply has been written for
+// the grace period, and then returns io.EOF: the SDK writes nothing after
+// Read fails.
 //
 // Read reads the input itself when Close can interrupt it (a pipe or a
 // socket read through the runtime's poller, or an io.Closer). Otherwise
@@ -146,11 +174,64 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, nil
 }
 
-// drain waits until no request is pending, the grace period is over, or the
-// connection is closed.
+// admit records req as pending and reports true, or reports false if a
+// request with its id is in flight, pending or cancelled. size is the
+// length of its line.
+//
+// Before that, admit waits while the requests unanswered are at the limit
+// in number or in bytes; the first is always admitted, however long. This
+// is the backpressure of a stdio server: while admit waits, nothing reads
+// the input, the pipe fills, and the client's writes block until replies
+// are out. Replies, cancellations and Close end the wait; Close with an
+// error, as the connection has no more to read.
+func (c *conn) admit(req *jsonrpc.Request, size int) (bool, error) {
+	for {
+		c.mu.Lock()
+		if c.unanswered == 0 || (c.unanswered < c.maxInFlight && c.unansweredBytes+size <= c.maxInFlightSize) {
+			break
+		}
+		c.mu.Unlock()
+		select {
+		case <-c.settled:
+		case <-c.closed:
+			return false, io.EOF
+		}
+	}
+	defer c.mu.Unlock()
+	if _, ok := c.pending[req.ID]; ok {
+		return false, nil
+	}
+	if _, ok := c.cancelled[req.ID]; ok {
+		return false, nil
+	}
+	c.pending[req.ID] = request{method: req.Method, size: size}
+	c.unanswered++
+	c.unansweredBytes += size
+	return true, nil
+}
+
+// settleLocked counts r as answered (or cancelled), once it has left
+// pending, and tells admit and drain. The caller holds mu.
+func (c *conn) settleLocked(r request) {
+	c.unanswered--
+	c.unansweredBytes -= r.size
+	select {
+	case c.settled <- struct{}{}:
+	default:
+	}
+	if c.unanswered == 0 && c.drained != nil {
+		close(c.drained)
+		c.drained = nil
+	}
+}
+
+// drain waits until no request is unanswered, or the connection is closed,
+// or no request has been answered for the grace period: the grace period
+// bounds a lack of progress, not the whole wait, so that a long queue of
+// quick requests is answered in full. Then it abandons the rest.
 func (c *conn) drain() {
 	c.mu.Lock()
-	if len(c.pending) == 0 {
+	if c.unanswered == 0 {
 		c.mu.Unlock()
 		return
 	}
@@ -160,54 +241,70 @@ func (c *conn) drain() {
 
 	timer := time.NewTimer(c.grace)
 	defer timer.Stop()
-	select {
-	case <-drained:
-	case <-c.closed:
-	case <-timer.C:
-		c.mu.Lock()
-		for id, method := range c.pending {
-			c.log.Error("abandoned a request still running when the input ended",
-				"id", jsonID(id), "method", method, "grace_period", c.grace)
+	for {
+		select {
+		case <-drained:
+			return
+		case <-c.closed:
+			return
+		case <-c.settled:
+			timer.Reset(c.grace)
+		case <-timer.C:
+			c.abandon()
+			return
 		}
-		c.mu.Unlock()
 	}
 }
 
-// track records req as pending, unless a request with its id is in flight,
-// pending or cancelled.
-func (c *conn) track(req *jsonrpc.Request) bool {
+// abandon logs the requests still pending and closes the connection, so
+// that a reply stuck in a write to a client that no longer reads returns,
+// and no abandoned request is answered after all: Write writes nothing
+// once the connection is closed. A reply being written when the
+// connection closes is logged by Write if it is cut short.
+func (c *conn) abandon() {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.pending[req.ID]; ok {
-		return false
+	for id, r := range c.pending {
+		c.log.Error("abandoned a request still running when the input ended",
+			"id", jsonID(id), "method", r.method, "grace_period", c.grace)
 	}
-	if _, ok := c.cancelled[req.ID]; ok {
-		return false
-	}
-	c.pending[req.ID] = req.Method
-	return true
-}
-
-// settleLocked removes id from pending and, if none is left after the input
-// ended, tells drain. The caller holds mu.
-func (c *conn) settleLocked(id jsonrpc.ID) {
-	delete(c.pending, id)
-	if len(c.pending) == 0 && c.drained != nil {
-		close(c.drained)
-		c.drained = nil
+	err := c.Close() // under mu, so that Write takes no entry of pending meanwhile
+	c.mu.Unlock()
+	if err != nil {
+		c.log.Error("could not close the connection", "error", err)
 	}
 }
 
-// Close implements [mcp.Connection]. It closes the input, if it can be
-// closed, so that a read in progress returns, and makes Read return io.EOF.
+// Close implements [mcp.Connection]. It closes the input and the output,
+// if they can be closed, so that a read or a write in progress returns,
+// makes Read return io.EOF, and Write write nothing more.
+//
+// The output is closed first: when standard input and output are one
+// socket, restoring blocking mode for the input would otherwise leave a
+// write waiting in the poller to go on in a blocking system call.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		if c.closeIn != nil {
-			c.closeErr = c.closeIn()
+		var errOut, errIn error
+		if c.closeOut != nil {
+			errOut = c.closeOut()
 		}
+		if c.closeIn != nil {
+			errIn = c.closeIn()
+		}
+		c.closeErr = errors.Join(errOut, errIn)
 	})
 	return c.closeErr
+}
+
+// closeWhenDone closes the connection when ctx is done (see Connect).
+func (c *conn) closeWhenDone(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		if err := c.Close(); err != nil {
+			c.log.Error("could not close the connection", "error", err)
+		}
+	case <-c.closed:
+	}
 }
 
 // SessionID implements [mcp.Connection]: a stdio connection is one session,

@@ -3,21 +3,45 @@ package stdio
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
+// errOutputClosed is what Write returns once the connection is closed, or
+// once the client has closed its end of standard output. It wraps io.EOF:
+// to the SDK, and to the server's main, the session has ended, as it does
+// when the input ends.
+var errOutputClosed = fmt.Errorf("stdio: output closed: %w", io.EOF)
+
 // Write implements [mcp.Connection]. A response must answer a pending
 // request; its error, if any, is given a standard code and a plain message
-// (see wireError). The reply to a cancelled request is dropped.
+// (see wireError). The reply to a cancelled request is dropped. Once the
+// connection is closed, nothing is written.
 func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 	c.writeMu.Lock()
 	defer c.writeMu.Unlock()
 	resp, isResponse := msg.(*jsonrpc.Response)
+	var answered request
+	c.mu.Lock()
+	select {
+	case <-c.closed:
+		c.mu.Unlock()
+		return errOutputClosed
+	default:
+	}
 	if isResponse {
-		c.mu.Lock()
-		method, ok := c.pending[resp.ID]
+		var ok bool
+		answered, ok = c.pending[resp.ID]
+		// The id leaves pending before the reply is written, never after:
+		// a client that reuses an id as soon as it reads the reply must
+		// find it free. The reply still counts as unanswered until it is
+		// out (settleLocked, below).
+		delete(c.pending, resp.ID)
 		cancelledMethod, cancelled := c.cancelled[resp.ID]
 		delete(c.cancelled, resp.ID)
 		c.mu.Unlock()
@@ -29,21 +53,27 @@ func (c *conn) Write(_ context.Context, msg jsonrpc.Message) error {
 			c.log.Error("dropped a reply to no pending request", "id", jsonID(resp.ID))
 			return nil
 		case resp.Error != nil:
-			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error, method)}
+			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error, answered.method)}
 		}
+		defer func() {
+			c.mu.Lock()
+			c.settleLocked(answered)
+			c.mu.Unlock()
+		}()
+	} else {
+		c.mu.Unlock()
 	}
 	data, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return err
 	}
-	err = c.writeLine(data)
-	if isResponse {
-		// Only now, so that the end of input waits until the reply is out.
-		c.mu.Lock()
-		c.settleLocked(resp.ID)
-		c.mu.Unlock()
+	if err := c.writeLine(data); err != nil {
+		if isResponse {
+			c.log.Error("could not write a reply", "id", jsonID(resp.ID), "method", answered.method, "error", err)
+		}
+		return err
 	}
-	return err
+	return nil
 }
 
 // answer writes the error reply to a line that is not a message.
@@ -68,11 +98,24 @@ func (c *conn) answer(bad *badMessage) {
 }
 
 // writeLine writes data and a newline in one Write call. The caller holds
-// writeMu.
+// writeMu. The Write writes the whole line, or fails: a Write to a pipe
+// through the poller waits, as often as it must, for room in the pipe.
 func (c *conn) writeLine(data []byte) error {
 	data = append(data, '\n')
 	c.traceLine("write: ", data[:len(data)-1])
 	_, err := c.out.Write(data)
+	switch {
+	case errors.Is(err, syscall.EPIPE):
+		// No one will read what is written: end the session, as the end
+		// of input does. Close makes Read return io.EOF.
+		c.log.Warn("the client closed standard output; ending the session", "error", err)
+		if cerr := c.Close(); cerr != nil {
+			c.log.Error("could not close the connection", "error", cerr)
+		}
+		return fmt.Errorf("%w (%w)", errOutputClosed, err)
+	case errors.Is(err, os.ErrClosed):
+		return errOutputClosed // closed by Close, while this write waited
+	}
 	return err
 }
 
