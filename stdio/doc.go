@@ -13,10 +13,12 @@
 //     when one can be read.
 //   - When standard input ends, requests still being handled lose their
 //     replies: the SDK stops writing as soon as a read fails. Here Read
-//     waits, for DefaultGracePeriod at most, until every request already
-//     read has been answered, and only then reports the end of input. So
+//     waits until every request already read has been answered, and only
+//     then reports the end of input. So
 //     `printf '%s\n' "$INIT" "$INITIALIZED" "$CALL" | mcp-hello-tools`
-//     prints both replies.
+//     prints both replies. The wait ends early only when no reply has
+//     been written for DefaultGracePeriod: the requests left are logged as
+//     abandoned, and nothing more is written.
 //   - Some errors the SDK raises carry code 0, which is no JSON-RPC code at
 //     all (a request before initialize, bad initialize params), and the
 //     ones for params that do not decode quote the JSON decoder's own
@@ -38,9 +40,25 @@
 // Requests run concurrently, and each is answered exactly once, unless it
 // is cancelled: a request that reuses the id of one still in flight is
 // refused with -32600 (and "id": null, so that it is not taken for the
-// answer to the first), and a second reply to a request is dropped. A notification is never answered,
-// nor is a response, even a malformed one: that could set two peers
-// answering each other for ever.
+// answer to the first), and a second reply to a request is dropped. An id
+// is free again from the moment its reply is written. A notification is
+// never answered, nor is a response, even a malformed one: that could set
+// two peers answering each other for ever.
+//
+// A client that sends requests faster than it reads the replies is made to
+// wait: with DefaultMaxInFlight requests unanswered, or
+// DefaultMaxInFlightSize bytes of them, the connection reads no more until
+// a reply is out, so the pipe to the server fills and the client's writes
+// block. Memory stays bounded, whatever the client does.
+//
+// Standard output, when it is a pipe or a socket, is written through the
+// Go runtime's poller, as standard input is read, so that a write to a
+// client that has stopped reading can be interrupted: a signal to the
+// server (through the context given to Connect) or the end of the grace
+// period closes the connection, and the write returns. This is Linux only.
+// A client that closes standard output ends the session, as one that
+// closes standard input does: the server exits with status 0 where SIGPIPE
+// would have killed it.
 //
 // Lines are framed by a bufio.Reader into reused buffers, and each line is
 // decoded once, with encoding/json, into the shape every JSON-RPC message
