@@ -21,27 +21,43 @@ var benchExpressions = func() []struct{ name, expression string } {
 	}
 }()
 
-// BenchmarkEval measures a one-shot evaluation of an expression's text,
-// with this package (Parse, Eval and String, as the calculate tool does)
-// and with expr (Compile and Run), in
-// the same run so that the two compare. SetBytes makes the MB/s column a
-// check on linearity: it should hardly change from medium to long.
+// BenchmarkEval measures a one-shot evaluation of an expression's text, in
+// the same run with this package and with expr, so that the two compare:
 //
-//	go test -run '^$' -bench . -benchmem ./tools/calc
+//   - calc: Parse and Eval, the evaluation, as expr's Compile and Run are;
+//   - calc+String: also the fully parenthesized String, as the calculate
+//     tool reports it (expr prints no tree, so this is ours alone);
+//   - expr: Compile and Run.
 //
-// On 2026-11-30 (2 shared cores under a load of about 6, so noisy; medians
-// of -count 5), calc vs expr:
+// SetBytes makes the MB/s column a check on linearity: it should hardly
+// change from medium to long.
 //
-//	short     1.1 µs/op,     328 B/op,  4 allocs  vs   25 µs/op,   9,584 B/op,     55 allocs: 24×
-//	medium    6.0 µs/op,   1,984 B/op,  5 allocs  vs   70 µs/op,  13,928 B/op,    140 allocs: 12×
-//	long      378 µs/op, 196,000 B/op, 36 allocs  vs  2.6 ms/op, 577,785 B/op, 11,156 allocs: 6.9×
+//	go test -run '^$' -bench Eval -benchmem ./tools/calc
 //
-// The long case is short of the 10× goal: its 3,800 nodes are 176 KB that
-// must be written and collected, whatever the parser does.
+// On 2026-11-30, 2 shared cores, quiet (load about 1.2), medians of
+// -count 5, ns/op (B/op):
+//
+//	         calc              calc+String        expr                    calc     calc+String
+//	short    276 (272)         387 (328)          9,711 (9,584)           35×      25×
+//	medium   1,558 (1,824)     1,919 (1,984)      19,293 (13,928)         12.4×    10.1×
+//	long     140,581 (178,944) 161,409 (196,000)  1,179,722 (577,784)     8.4×     7.3×
+//
+// The long case is short of the 10× goal: its 3,800 nodes are 175 KB of
+// memory holding pointers, which the garbage collector must trace; with the
+// collector off (GOGC=off, a diagnosis, not a setting) it is 11×.
 func BenchmarkEval(b *testing.B) {
 	for _, e := range benchExpressions {
 		compareWithExpr(b, e.expression) // both evaluate it, to the same value
 		b.Run(e.name+"/calc", func(b *testing.B) {
+			b.SetBytes(int64(len(e.expression)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, _, err := Evaluate(e.expression); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(e.name+"/calc+String", func(b *testing.B) {
 			b.SetBytes(int64(len(e.expression)))
 			b.ReportAllocs()
 			for b.Loop() {
