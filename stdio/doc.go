@@ -61,8 +61,10 @@
 // would have killed it.
 //
 // Lines are framed by a bufio.Reader into reused buffers, and each line is
-// decoded once, with encoding/json, into the shape every JSON-RPC message
-// shares; the SDK's own reader decodes each message two or three times, each
+// decoded once, with encoding/json, into its members, looked up by their
+// exact, case-sensitive names ("jsonrpc", "id", "method", "params",
+// "result", "error"); whitespace around the message is allowed, as in any
+// JSON. The SDK's own reader decodes each message two or three times, each
 // time with a fresh 32 KiB decoder buffer. A line longer than
 // DefaultMaxMessageSize is answered with -32600 and skipped without being
 // held in memory. Empty lines are ignored, and a "\r" before the "\n" is
