@@ -18,6 +18,16 @@ import (
 	"mcp-hello-tools/stdio"
 )
 
+// benchTransports are the two transports the benchmarks compare: package
+// stdio's connection, and the SDK's own mcp.IOTransport.
+var benchTransports = []struct {
+	name string
+	new  func(io.ReadCloser, io.WriteCloser) mcp.Transport
+}{
+	{"stdio", func(r io.ReadCloser, w io.WriteCloser) mcp.Transport { return &stdio.Transport{Reader: r, Writer: w} }},
+	{"sdk-io", func(r io.ReadCloser, w io.WriteCloser) mcp.Transport { return &mcp.IOTransport{Reader: r, Writer: w} }},
+}
+
 // BenchmarkToolsCall measures one tools/call round trip, a calculate call,
 // from a go-sdk client through the whole server and back, over OS pipes as
 // on stdio: once with package stdio's connection at both ends, once with
@@ -25,54 +35,23 @@ import (
 //
 //	go test -run XXX -bench ToolsCall -benchmem
 func BenchmarkToolsCall(b *testing.B) {
-	b.Run("stdio", func(b *testing.B) {
-		benchmarkToolsCall(b, func(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-			return &stdio.Transport{Reader: r, Writer: w}
+	for _, transport := range benchTransports {
+		b.Run(transport.name, func(b *testing.B) {
+			toClient, fromClient := serveOverPipes(b, transport.new)
+			session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil).
+				Connect(context.Background(), transport.new(toClient, fromClient),
+					&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+			require.NoError(b, err)
+			defer func() { require.NoError(b, session.Close()) }()
+
+			params := &mcp.CallToolParams{Name: "calculate", Arguments: map[string]any{"expression": "2 * (3 + 4.5) ^ 2"}}
+			measure(b, func() {
+				res, err := session.CallTool(context.Background(), params)
+				if err != nil || res.IsError {
+					b.Fatalf("CallTool(calculate) = %v, %v", res, err)
+				}
+			})
 		})
-	})
-	b.Run("sdk-io", func(b *testing.B) {
-		benchmarkToolsCall(b, func(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-			return &mcp.IOTransport{Reader: r, Writer: w}
-		})
-	})
-}
-
-func benchmarkToolsCall(b *testing.B, transport func(io.ReadCloser, io.WriteCloser) mcp.Transport) {
-	toServer, fromClient, err := os.Pipe()
-	require.NoError(b, err)
-	toClient, fromServer, err := os.Pipe()
-	require.NoError(b, err)
-
-	server := newServer(fixedNow, slog.New(slog.DiscardHandler))
-	ctx := context.Background()
-	served := make(chan error, 1)
-	go func() { served <- server.Run(ctx, transport(toServer, fromServer)) }()
-	client := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil)
-	session, err := client.Connect(ctx, transport(toClient, fromClient),
-		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
-	require.NoError(b, err)
-
-	params := &mcp.CallToolParams{Name: "calculate", Arguments: map[string]any{"expression": "2 * (3 + 4.5) ^ 2"}}
-	b.ReportAllocs()
-	cpu, cpuOK := cpuTime()
-	for b.Loop() {
-		res, err := session.CallTool(ctx, params)
-		if err != nil || res.IsError {
-			b.Fatalf("CallTool(calculate) = %v, %v", res, err)
-		}
-	}
-	b.StopTimer()
-	if end, ok := cpuTime(); ok && cpuOK {
-		b.ReportMetric(float64(end-cpu)/float64(b.N), "cpu-ns/op")
-	}
-
-	require.NoError(b, session.Close())
-	_ = fromClient.Close() // the server's input ends (IOTransport has closed it already)
-	if err := <-served; err != nil {
-		b.Errorf("server.Run: %v", err)
-	}
-	for _, f := range []*os.File{toServer, toClient, fromServer} {
-		_ = f.Close()
 	}
 }
 
@@ -121,59 +100,66 @@ func cpuTime() (d time.Duration, ok bool) {
 // decoding them, validating the output), which a server built on the SDK
 // cannot avoid.
 func BenchmarkToolsCallServer(b *testing.B) {
-	b.Run("stdio", func(b *testing.B) {
-		benchmarkToolsCallServer(b, func(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-			return &stdio.Transport{Reader: r, Writer: w}
+	for _, transport := range benchTransports {
+		b.Run(transport.name, func(b *testing.B) {
+			toClient, fromClient := serveOverPipes(b, transport.new)
+			replies := bufio.NewReader(toClient)
+			roundTrip := func(line string) []byte {
+				_, err := io.WriteString(fromClient, line+"\n")
+				require.NoError(b, err)
+				if !strings.Contains(line, `"id"`) {
+					return nil // a notification gets no reply
+				}
+				reply, err := replies.ReadSlice('\n')
+				require.NoError(b, err)
+				return reply
+			}
+			roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`)
+			roundTrip(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+			call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"2 * (3 + 4.5) ^ 2"}}}`
+			measure(b, func() {
+				if reply := roundTrip(call); !bytes.Contains(reply, []byte(`"result":112.5`)) {
+					b.Fatalf("tools/call calculate: %s", reply)
+				}
+			})
 		})
-	})
-	b.Run("sdk-io", func(b *testing.B) {
-		benchmarkToolsCallServer(b, func(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
-			return &mcp.IOTransport{Reader: r, Writer: w}
-		})
-	})
+	}
 }
 
-func benchmarkToolsCallServer(b *testing.B, transport func(io.ReadCloser, io.WriteCloser) mcp.Transport) {
-	toServer, fromClient, err := os.Pipe()
+// serveOverPipes serves a new server over a pair of OS pipes with the
+// transport made by newTransport, and returns the client's ends. When the
+// benchmark ends, the client's output closes, ending the server's input, and
+// the server must stop cleanly.
+func serveOverPipes(b *testing.B, newTransport func(io.ReadCloser, io.WriteCloser) mcp.Transport) (toClient io.ReadCloser, fromClient io.WriteCloser) {
+	toServer, fromClientFile, err := os.Pipe()
 	require.NoError(b, err)
-	toClient, fromServer, err := os.Pipe()
+	toClientFile, fromServer, err := os.Pipe()
 	require.NoError(b, err)
 	server := newServer(fixedNow, slog.New(slog.DiscardHandler))
 	served := make(chan error, 1)
-	go func() { served <- server.Run(context.Background(), transport(toServer, fromServer)) }()
-
-	replies := bufio.NewReader(toClient)
-	roundTrip := func(line string) []byte {
-		_, err := io.WriteString(fromClient, line+"\n")
-		require.NoError(b, err)
-		if strings.Contains(line, `"id"`) {
-			reply, err := replies.ReadSlice('\n')
-			require.NoError(b, err)
-			return reply
+	go func() { served <- server.Run(context.Background(), newTransport(toServer, fromServer)) }()
+	b.Cleanup(func() {
+		_ = fromClientFile.Close() // the server's input ends (it may be closed already)
+		if err := <-served; err != nil {
+			b.Errorf("server.Run: %v", err)
 		}
-		return nil
-	}
-	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1.0.0"}}}`)
-	roundTrip(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
-	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"2 * (3 + 4.5) ^ 2"}}}`
+		for _, f := range []*os.File{toServer, toClientFile, fromServer} {
+			_ = f.Close()
+		}
+	})
+	return toClientFile, fromClientFile
+}
 
+// measure runs roundTrip b.N times, reporting allocations and, where the
+// system tells, the CPU time of the whole process per round trip.
+func measure(b *testing.B, roundTrip func()) {
 	b.ReportAllocs()
 	cpu, cpuOK := cpuTime()
 	for b.Loop() {
-		if reply := roundTrip(call); !bytes.Contains(reply, []byte(`"result":112.5`)) {
-			b.Fatalf("tools/call calculate: %s", reply)
-		}
+		roundTrip()
 	}
 	b.StopTimer()
 	if end, ok := cpuTime(); ok && cpuOK {
 		b.ReportMetric(float64(end-cpu)/float64(b.N), "cpu-ns/op")
-	}
-
-	_ = fromClient.Close() // the server's input ends
-	if err := <-served; err != nil {
-		b.Errorf("server.Run: %v", err)
-	}
-	for _, f := range []*os.File{toServer, toClient, fromServer} {
-		_ = f.Close()
 	}
 }
