@@ -193,12 +193,12 @@ func TestOneReplyPerRequest(t *testing.T) {
 
 func TestTrace(t *testing.T) {
 	var trace, out syncBuffer
-	c := connect(t, &Transport{Reader: strings.NewReader("{oops\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"), Writer: &out, Trace: &trace})
+	c := connect(t, &Transport{Reader: strings.NewReader("{oops\x1b[2J\rforged\n" + `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"), Writer: &out, Trace: &trace})
 	ctx := context.Background()
 	msg, err := c.Read(ctx)
 	require.NoError(t, err)
 	require.NoError(t, c.Write(ctx, &jsonrpc.Response{ID: msg.(*jsonrpc.Request).ID, Result: json.RawMessage(`{}`)}))
-	want := "read: {oops\n" +
+	want := `read: {oops\x1b[2J\x0dforged` + "\n" + // control characters shown, not obeyed
 		`write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error at column 2: invalid character 'o' looking for beginning of object key string"}}` + "\n" +
 		`read: {"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" +
 		`write: {"jsonrpc":"2.0","id":1,"result":{}}` + "\n"

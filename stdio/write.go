@@ -128,14 +128,27 @@ func (c *conn) traceLine(prefix string, line []byte) {
 	}
 	buf := make([]byte, 0, len(prefix)+min(len(line), maxTrace)+40)
 	buf = append(buf, prefix...)
+	buf = appendVisible(buf, line[:min(len(line), maxTrace)])
 	if len(line) > maxTrace {
-		buf = append(buf, line[:maxTrace]...)
 		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
-	} else {
-		buf = append(buf, line...)
 	}
 	buf = append(buf, '\n')
 	c.traceMu.Lock()
 	defer c.traceMu.Unlock()
 	_, _ = c.trace.Write(buf) // tracing is best effort
+}
+
+// appendVisible appends line to buf with each control character (a
+// carriage return, an escape) shown as the \xNN a Go string would have, so
+// that a line read from a client cannot rewrite the trace on a terminal. A
+// JSON message never holds one outside its strings' escapes.
+func appendVisible(buf, line []byte) []byte {
+	for _, c := range line {
+		if c < 0x20 || c == 0x7f {
+			buf = fmt.Appendf(buf, `\x%02x`, c)
+			continue
+		}
+		buf = append(buf, c)
+	}
+	return buf
 }
