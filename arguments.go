@@ -1,13 +1,14 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"mcp-hello-tools/stdio"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -81,7 +82,9 @@ var schemaErrors = []struct {
 
 // plainSchemaError says a validator message about arguments in plain words.
 func plainSchemaError(detail string, arguments json.RawMessage) string {
-	if kind := jsonKind(arguments); kind != "object" && kind != "" {
+	switch kind := stdio.JSONKind(arguments); kind {
+	case "an object", "null", "nothing": // null or no arguments are no arguments
+	default:
 		return `arguments must be a JSON object, such as {"name": value}, not ` + kind
 	}
 	for _, e := range schemaErrors {
@@ -90,29 +93,6 @@ func plainSchemaError(detail string, arguments json.RawMessage) string {
 		}
 	}
 	return strings.TrimPrefix(detail, "validating root: ")
-}
-
-// jsonKind names the kind of JSON value data holds, from its first byte:
-// "object", "array", "a string", "a number", "a boolean" or "null"; "" for
-// no value at all.
-func jsonKind(data json.RawMessage) string {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 {
-		return ""
-	}
-	switch data[0] {
-	case '{':
-		return "object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "" // null arguments are no arguments
-	}
-	return "a number"
 }
 
 // quoteShort quotes s as a Go string, cut to its first 40 characters: an

@@ -70,7 +70,7 @@ func decode(line []byte) (jsonrpc.Message, *badMessage) {
 		}
 		// Valid JSON, but not an object: an array (a batch), a string,
 		// a number, true, false or null.
-		found := jsonKind(line)
+		found := JSONKind(line)
 		msg := "invalid request: a message must be a JSON object, found " + found
 		if found == "an array" {
 			msg += " (JSON-RPC batches are not supported; MCP dropped them in 2025-06-18)"
@@ -210,8 +210,11 @@ func caseHint(members map[string]json.RawMessage) string {
 	return ""
 }
 
-// jsonKind names the type of the JSON value data holds.
-func jsonKind(data []byte) string {
+// JSONKind names the type of the JSON value data holds, from its first
+// byte after any whitespace, as a message would: "an object", "an array",
+// "a string", "a number", "a boolean", "null", or "nothing" if data holds
+// only whitespace. It does not check that the value is well formed.
+func JSONKind(data []byte) string {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	switch {
 	case len(data) == 0:

@@ -93,7 +93,7 @@ var sdkErrors = []struct {
 	// without reading a long quote.
 	{regexp.MustCompile(`^handling '[^']*': (?:invalid params: )?unmarshaling "(\\"|.)`), jsonrpc.CodeInvalidParams,
 		func(method string, m []string, err error) string {
-			found := jsonKind([]byte(strings.TrimPrefix(m[1], `\`)))
+			found := JSONKind([]byte(strings.TrimPrefix(m[1], `\`)))
 			if found != "an object" {
 				return paramsMustBe(method, found)
 			}
@@ -157,7 +157,7 @@ func typeKind(t reflect.Type) string {
 // the start of the value itself ("\"5}\"").
 func valueKind(v string) string {
 	if quoted, err := strconv.Unquote(v); err == nil {
-		return jsonKind([]byte(quoted))
+		return JSONKind([]byte(quoted))
 	}
 	switch {
 	case strings.HasPrefix(v, "number"): // "number 1e400": out of range
