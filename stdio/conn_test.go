@@ -108,12 +108,7 @@ func TestCloseInterruptsRead(t *testing.T) {
 	}()
 	time.Sleep(10 * time.Millisecond)
 	require.NoError(t, c.Close())
-	select {
-	case err := <-done:
-		assert.ErrorIs(t, err, io.EOF)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read still blocked after Close")
-	}
+	requireReadEOF(t, done)
 }
 
 // TestCloseUnblocksUninterruptibleRead: a Reader that cannot be closed, like
@@ -128,12 +123,7 @@ func TestCloseUnblocksUninterruptibleRead(t *testing.T) {
 		done <- err
 	}()
 	require.NoError(t, c.Close())
-	select {
-	case err := <-done:
-		assert.ErrorIs(t, err, io.EOF)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read still blocked after Close")
-	}
+	requireReadEOF(t, done)
 }
 
 // TestEndOfInputWaitsForReplies: Read reports the end of input only once
@@ -203,4 +193,16 @@ func TestTrace(t *testing.T) {
 		`read: {"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n" +
 		`write: {"jsonrpc":"2.0","id":1,"result":{}}` + "\n"
 	assert.Equal(t, want, trace.String())
+}
+
+// requireReadEOF checks that the Read whose result done carries returns
+// io.EOF once the connection is closed.
+func requireReadEOF(t *testing.T, done <-chan error) {
+	t.Helper()
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, io.EOF)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Read still blocked after Close")
+	}
 }
