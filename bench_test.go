@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -15,17 +16,23 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
-	"mcp-hello-tools/stdio"
+	"mcp-hello-tools/internal/protocol"
+	"mcp-hello-tools/internal/stdio"
 )
 
-// benchTransports are the two transports the benchmarks compare: package
-// stdio's connection, and the SDK's own mcp.IOTransport.
+// benchTransports are the two ways to serve stdio the benchmarks compare:
+// internal/stdio, and the SDK's own transport, mcp.IOTransport (which
+// mcp.StdioTransport is, over os.Stdin and os.Stdout).
 var benchTransports = []struct {
-	name string
-	new  func(io.ReadCloser, io.WriteCloser) mcp.Transport
+	name  string
+	serve func(context.Context, *mcp.Server, io.ReadCloser, io.WriteCloser) error
 }{
-	{"stdio", func(r io.ReadCloser, w io.WriteCloser) mcp.Transport { return &stdio.Transport{Reader: r, Writer: w} }},
-	{"sdk-io", func(r io.ReadCloser, w io.WriteCloser) mcp.Transport { return &mcp.IOTransport{Reader: r, Writer: w} }},
+	{"stdio", func(ctx context.Context, s *mcp.Server, r io.ReadCloser, w io.WriteCloser) error {
+		return stdio.Serve(ctx, s, stdio.Options{In: r, Out: w, Methods: protocol.Served(capabilities)})
+	}},
+	{"sdk-io", func(ctx context.Context, s *mcp.Server, r io.ReadCloser, w io.WriteCloser) error {
+		return s.Run(ctx, &mcp.IOTransport{Reader: r, Writer: w})
+	}},
 }
 
 // BenchmarkToolsCall measures one tools/call round trip, a calculate call,
@@ -37,9 +44,9 @@ var benchTransports = []struct {
 func BenchmarkToolsCall(b *testing.B) {
 	for _, transport := range benchTransports {
 		b.Run(transport.name, func(b *testing.B) {
-			toClient, fromClient := serveOverPipes(b, transport.new)
+			toClient, fromClient := serveOverPipes(b, transport.serve)
 			session, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, nil).
-				Connect(context.Background(), transport.new(toClient, fromClient),
+				Connect(context.Background(), &mcp.IOTransport{Reader: toClient, Writer: fromClient},
 					&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 			require.NoError(b, err)
 			defer func() { require.NoError(b, session.Close()) }()
@@ -102,7 +109,7 @@ func cpuTime() (d time.Duration, ok bool) {
 func BenchmarkToolsCallServer(b *testing.B) {
 	for _, transport := range benchTransports {
 		b.Run(transport.name, func(b *testing.B) {
-			toClient, fromClient := serveOverPipes(b, transport.new)
+			toClient, fromClient := serveOverPipes(b, transport.serve)
 			replies := bufio.NewReader(toClient)
 			roundTrip := func(line string) []byte {
 				_, err := io.WriteString(fromClient, line+"\n")
@@ -126,22 +133,22 @@ func BenchmarkToolsCallServer(b *testing.B) {
 	}
 }
 
-// serveOverPipes serves a new server over a pair of OS pipes with the
-// transport made by newTransport, and returns the client's ends. When the
-// benchmark ends, the client's output closes, ending the server's input, and
-// the server must stop cleanly.
-func serveOverPipes(b *testing.B, newTransport func(io.ReadCloser, io.WriteCloser) mcp.Transport) (toClient io.ReadCloser, fromClient io.WriteCloser) {
+// serveOverPipes serves a new server over a pair of OS pipes with serve,
+// and returns the client's ends. When the benchmark ends, the client's
+// output closes, ending the server's input, and the server must stop
+// cleanly.
+func serveOverPipes(b *testing.B, serve func(context.Context, *mcp.Server, io.ReadCloser, io.WriteCloser) error) (toClient io.ReadCloser, fromClient io.WriteCloser) {
 	toServer, fromClientFile, err := os.Pipe()
 	require.NoError(b, err)
 	toClientFile, fromServer, err := os.Pipe()
 	require.NoError(b, err)
 	server := newServer(fixedNow, slog.New(slog.DiscardHandler))
 	served := make(chan error, 1)
-	go func() { served <- server.Run(context.Background(), newTransport(toServer, fromServer)) }()
+	go func() { served <- serve(context.Background(), server, toServer, fromServer) }()
 	b.Cleanup(func() {
 		_ = fromClientFile.Close() // the server's input ends (it may be closed already)
-		if err := <-served; err != nil {
-			b.Errorf("server.Run: %v", err)
+		if err := <-served; err != nil && !errors.Is(err, io.EOF) {
+			b.Errorf("serving: %v", err)
 		}
 		for _, f := range []*os.File{toServer, toClientFile, fromServer} {
 			_ = f.Close()

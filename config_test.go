@@ -175,7 +175,7 @@ func TestConfigOutsideCheckout(t *testing.T) {
 
 func TestRunDispatchesConfig(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	require.NoError(t, run(t.Context(), []string{"config", "cursor"}, &stdout, &stderr))
+	require.NoError(t, run(t.Context(), []string{"config", "cursor"}, nil, &stdout, &stderr))
 	parseConfig(t, "cursor", stdout.String())
 }
 

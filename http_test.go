@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"mcp-hello-tools/internal/stdio"
 	"mcp-hello-tools/tools"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -154,7 +155,7 @@ func post(t *testing.T, endpoint, body string, extra map[string]string) int {
 func TestHTTPRefused(t *testing.T) {
 	endpoint, _ := startHTTP(t)
 	self := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), mcpPath) // 127.0.0.1:PORT
-	oversized := initializeBody + strings.Repeat(" ", maxRequestBodyBytes)
+	oversized := initializeBody + strings.Repeat(" ", stdio.DefaultMaxMessageSize)
 
 	tests := []struct {
 		name    string
@@ -225,7 +226,7 @@ func TestRunHTTPFlag(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), tt.args, &stdout, &stderr)
+		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
 		require.Error(t, err, "run(%q)", tt.args)
 		assert.Contains(t, err.Error(), tt.wantErr, "run(%q)", tt.args)
 		assert.Empty(t, stdout.String(), "run(%q) stdout", tt.args)

@@ -4,10 +4,11 @@
 //
 // It speaks JSON-RPC 2.0 over stdio, one message per line, as the MCP
 // specification's stdio transport describes: the client (Claude Desktop,
-// VS Code, the MCP Inspector) starts the server as a child process, writes
-// requests to its standard input and reads responses from its standard
-// output. Standard output carries nothing but protocol messages; the startup
-// banner and one log line per tool call go to standard error.
+// VS Code, Claude Code, the MCP Inspector) starts the server as a child
+// process, writes requests to its standard input and reads responses from
+// its standard output. Standard output carries nothing but protocol
+// messages; the startup line and one log line per tool call go to standard
+// error.
 //
 // With -http it serves the same tools over the Streamable HTTP transport
 // instead, at http://ADDRESS/mcp, for clients that connect to a running
@@ -19,9 +20,8 @@
 //	mcp-hello-tools config CLIENT [-binary PATH]
 //
 // The config subcommand prints the configuration that makes CLIENT
-// (claude-desktop, vscode, claude-code or cursor) start this server, with
-// the absolute paths of the go command and of this checkout filled in for
-// "go -C DIR run .", or with -binary, of a built server (see config.go).
+// (claude-desktop, vscode, claude-code or cursor) start this server (see
+// config.go).
 //
 // The flags are:
 //
@@ -31,17 +31,15 @@
 //		the server has no authentication. Port 0 picks a free port; the
 //		startup line on standard error gives the URL.
 //	-trace
-//		Log every JSON-RPC message read and written to standard error,
-//		one line each, to watch a client talk to the server.
+//		Log every JSON-RPC message read and written on stdio to standard
+//		error, one line each, to watch a client talk to the server.
 //	-version
 //		Print the version and exit.
 //
-// The server answers every line it reads, whatever arrives: a line that is
-// not a JSON-RPC message gets an error reply, and the server reads on. It
-// exits with status 0 when its standard input is closed, once the requests
-// already read are answered (see package stdio), and promptly on SIGINT or
-// SIGTERM. With -http it serves until SIGINT or SIGTERM, then lets requests
-// in flight finish.
+// Over stdio the server answers every line it reads, whatever arrives, and
+// exits with status 0 when its standard input ends, once the requests read
+// are answered, or promptly on SIGINT or SIGTERM. With -http it serves
+// until SIGINT or SIGTERM.
 package main
 
 import (
@@ -57,25 +55,15 @@ import (
 	"syscall"
 	"time"
 
-	"mcp-hello-tools/stdio"
+	"mcp-hello-tools/internal/protocol"
+	"mcp-hello-tools/internal/stderr"
+	"mcp-hello-tools/internal/stdio"
 	"mcp-hello-tools/tools"
 )
 
-// stopDeadline bounds how long the process takes to end after SIGINT or
-// SIGTERM. Stopping takes milliseconds, or up to the HTTP server's 5 s of
-// shutdown grace; but a peer that has stopped reading our stdout or stderr
-// can block the writes that stopping waits for, and a signal must end the
-// process all the same.
-const stopDeadline = 10 * time.Second
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go func() {
-		<-ctx.Done() // a signal, or stop below once run has returned
-		time.Sleep(stopDeadline)
-		os.Exit(1) // run did not return in time: a signal asked us to stop
-	}()
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
@@ -83,19 +71,19 @@ func main() {
 	}
 }
 
-// run parses the command line and serves MCP over stdio until standard input
-// closes or ctx is cancelled; with -http, it serves Streamable HTTP until ctx
-// is cancelled. With "config" as the first argument, it runs the config
-// subcommand instead. stdout is written only by -version and config;
-// while serving, the transport owns the process's standard output.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// run parses the command line and serves MCP over stdio until stdin ends
+// or ctx is cancelled; with -http, over Streamable HTTP until ctx is
+// cancelled. With "config" first, it runs the config subcommand instead.
+// stdout is written only by -version and config: while serving, it carries
+// protocol messages only.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrOut io.Writer) error {
 	if len(args) > 0 && args[0] == "config" {
-		return runConfig(args[1:], stdout, stderr)
+		return runConfig(args[1:], stdout, stderrOut)
 	}
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags.SetOutput(stderrOut)
 	showVersion := flags.Bool("version", false, "print the version and exit")
-	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written to stderr")
+	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written on stdio to stderr")
 	httpAddr := flags.String("http", "", "serve Streamable HTTP at http://`address`/mcp instead of stdio (loopback only, such as 127.0.0.1:8080)")
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s [flags]\n\t%[1]s config CLIENT [-binary PATH]\n\n"+
@@ -109,36 +97,41 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	if flags.NArg() > 0 {
+	switch {
+	case flags.NArg() > 0:
 		flags.Usage()
 		return fmt.Errorf("unexpected argument %q", flags.Arg(0))
-	}
-	if *showVersion {
+	case *showVersion:
 		_, err := fmt.Fprintln(stdout, name, version)
 		return err
+	case *trace && *httpAddr != "":
+		return errors.New("-trace shows the stdio transport's messages; it does not work with -http")
 	}
 
-	logger := slog.New(slog.NewTextHandler(stderr, nil))
+	// A client may close our stderr or stdout early: a write then fails
+	// with EPIPE instead of killing the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
+	logs := stderr.NewLogWriter(stderrOut)
+	defer logs.Flush(time.Second)
+	logger := slog.New(slog.NewTextHandler(logs, nil))
 	server := newServer(time.Now, logger)
 	if *httpAddr != "" {
-		if *trace {
-			return errors.New("-trace shows the stdio transport's messages; it does not work with -http")
-		}
 		if err := serveHTTP(ctx, *httpAddr, server, logger); err != nil {
 			return err
 		}
 		logger.Info("stopped", "reason", "signal")
 		return nil
 	}
+
 	logger.Info("serving", "server", name, "version", version, "transport", "stdio",
 		"tools", strings.Join(tools.Names(), ", "))
-	transport := &stdio.Transport{Logger: logger}
+	opts := stdio.Options{In: stdin, Out: stdout, Logger: logger, Methods: protocol.Served(capabilities)}
 	if *trace {
-		transport.Trace = stderr
+		opts.Trace = logs
 	}
-	// Run returns when the client closes our stdin, or when ctx is cancelled
-	// by a signal: both are a normal end of the session.
-	if err := server.Run(ctx, transport); err != nil && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+	// As server.Run(ctx, &mcp.StdioTransport{}) does, but a client's
+	// mistakes do not end the session: see internal/stdio.
+	if err := stdio.Serve(ctx, server, opts); err != nil {
 		return err
 	}
 	reason := "end of input"

@@ -23,7 +23,7 @@ func TestFlags(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), tt.args, &stdout, &stderr)
+		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
 		if tt.wantErr != "" {
 			require.Error(t, err, "run(%q)", tt.args)
 			assert.Contains(t, err.Error(), tt.wantErr, "run(%q)", tt.args)

@@ -7,49 +7,50 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/tools"
 )
 
-// name is the implementation name the server reports in its initialize result.
+// name is the implementation name the server reports to clients.
 const name = "mcp-hello-tools"
 
 // version is the implementation version the server reports. Release builds
 // may override it with -ldflags "-X main.version=…".
 var version = "0.1.0"
 
-// protocolVersions are the MCP specification versions this server answers
-// initialize for, newest first. A client that asks for one of them gets it
-// back; the draft versions the SDK also knows are left out on purpose, so the
-// server speaks only released revisions of the specification.
-var protocolVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+// instructions tell the model what the server is for; clients show them to
+// the model with the tools.
+const instructions = "Three small tools: echo returns a message unchanged, " +
+	"get_timestamp tells the current time in any IANA time zone, " +
+	"calculate evaluates an arithmetic expression."
+
+// capabilities are the features the server advertises: tools, and nothing
+// else. The transports answer exactly the methods of these capabilities
+// (protocol.Served), so a feature is served once it is added here, and a
+// method of any other is "not found".
+var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 
 // newServer builds the MCP server with its three tools. now is the clock
 // get_timestamp reads; logger receives one line per tool call.
+//
+// The server speaks every revision of the specification go-sdk knows:
+// 2026-07-28, where each request carries its version, and 2025-11-25 to
+// 2024-11-05, which a client chooses in its initialize request.
 func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(
 		&mcp.Implementation{Name: name, Title: "MCP hello tools", Version: version},
-		&mcp.ServerOptions{
-			Instructions: "Three small tools: echo returns a message unchanged, " +
-				"get_timestamp tells the current time in any IANA time zone, " +
-				"calculate evaluates an arithmetic expression.",
-			// Tools only: without this the SDK also advertises logging.
-			Capabilities:              &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}},
-			SupportedProtocolVersions: protocolVersions,
-		})
+		&mcp.ServerOptions{Instructions: instructions, Capabilities: capabilities})
 	tools.Add(s, now)
-	// Each request passes through the middleware in this order, outermost
-	// first, on its way to the SDK's handler: logToolCalls sees the final
-	// outcome, standardErrors the code of any error, recoverPanics a panic
-	// in anything below it, onlyServedMethods turns away features the
-	// server does not offer, and clarifyArgumentErrors rewords the SDK's
-	// answer to arguments that fail the inputSchema.
-	s.AddReceivingMiddleware(logToolCalls(logger), standardErrors, recoverPanics(logger),
-		onlyServedMethods, clarifyArgumentErrors())
+	// Each request passes through receiving middleware on its way to the
+	// SDK's handler, outermost first: logToolCalls sees the outcome, and
+	// the server's error policy (internal/protocol) recovers panics and
+	// gives every error a code from the specification.
+	s.AddReceivingMiddleware(logToolCalls(logger), protocol.Middleware(logger))
 	return s
 }
 
-// logToolCalls returns middleware that logs one line per tools/call request:
-// the tool's name, how long the call took and its outcome ("ok", "tool error"
+// logToolCalls returns middleware that logs one line per tools/call: the
+// tool's name, how long the call took, and its outcome ("ok", "tool error"
 // for a result with isError set, or the JSON-RPC error).
 func logToolCalls(logger *slog.Logger) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -61,10 +62,9 @@ func logToolCalls(logger *slog.Logger) mcp.Middleware {
 			start := time.Now()
 			res, err := next(ctx, method, req)
 			outcome := "ok"
-			switch r, _ := res.(*mcp.CallToolResult); {
-			case err != nil:
+			if r, _ := res.(*mcp.CallToolResult); err != nil {
 				outcome = err.Error()
-			case r != nil && r.IsError:
+			} else if r != nil && r.IsError {
 				outcome = "tool error"
 			}
 			logger.Info("tools/call", "tool", call.Params.Name, "duration", time.Since(start), "outcome", outcome)

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/tools"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -41,16 +42,36 @@ func connectInMemory(t testing.TB, protocolVersion string) *mcp.ClientSession {
 	return session
 }
 
-func TestInitializeProtocolVersions(t *testing.T) {
-	for _, v := range protocolVersions {
+// TestProtocolVersions connects a go-sdk client asking for each revision
+// the server speaks: the four of the initialize handshake get the version
+// asked for, and 2026-07-28 is served without a handshake (the client
+// calls server/discover instead).
+func TestProtocolVersions(t *testing.T) {
+	assert.Equal(t, []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}, protocol.Versions)
+	for _, v := range protocol.Versions {
 		t.Run(v, func(t *testing.T) {
 			res := connectInMemory(t, v).InitializeResult()
 			assert.Equal(t, v, res.ProtocolVersion, "the server answers with the version asked for")
 			assert.Equal(t, name, res.ServerInfo.Name)
 			assert.Equal(t, version, res.ServerInfo.Version)
-			require.NotNil(t, res.Capabilities.Tools, "tools capability")
 			assert.JSONEq(t, `{"tools": {}}`, mustJSON(t, res.Capabilities), "tools is the only capability")
 		})
+	}
+}
+
+// TestAdvertisedCapabilitiesServed checks that the capabilities the server
+// advertises are the ones the transports serve the methods of: go-sdk
+// infers a capability when a feature is added (s.AddResource advertises
+// resources), but the transports answer the methods of capabilities in
+// server.go only, and refuse the rest with -32601.
+func TestAdvertisedCapabilitiesServed(t *testing.T) {
+	advertised := connectInMemory(t, "2025-11-25").InitializeResult().Capabilities
+	assert.JSONEq(t, mustJSON(t, capabilities), mustJSON(t, advertised),
+		"the server advertises capabilities that capabilities, in server.go, does not list: "+
+			"the transports would refuse their methods with -32601; list them there")
+	served := protocol.Served(advertised)
+	for _, method := range []string{"tools/list", "tools/call"} {
+		assert.Contains(t, served, method, "a server with tools serves %s", method)
 	}
 }
 

@@ -21,7 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/tools/txtar"
 
-	"mcp-hello-tools/stdio"
+	"mcp-hello-tools/internal/protocol"
+	"mcp-hello-tools/internal/stdio"
 )
 
 // The transcripts in testdata/*.txtar are whole stdio sessions, kept as the
@@ -38,15 +39,15 @@ var update = flag.Bool("update", false, "rewrite the receive files of testdata/*
 
 // transcriptSetups prepares the sessions of the transcripts that need more
 // than the server itself: test tools, or a transport with lower limits.
-var transcriptSetups = map[string]func(*mcp.Server, *stdio.Transport){
-	"panic.txtar":  func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
-	"eof.txtar":    func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
-	"cancel.txtar": func(s *mcp.Server, _ *stdio.Transport) { addTestTools(s) },
-	"abandon.txtar": func(s *mcp.Server, t *stdio.Transport) {
+var transcriptSetups = map[string]func(*mcp.Server, *stdio.Options){
+	"panic.txtar":  func(s *mcp.Server, _ *stdio.Options) { addTestTools(s) },
+	"eof.txtar":    func(s *mcp.Server, _ *stdio.Options) { addTestTools(s) },
+	"cancel.txtar": func(s *mcp.Server, _ *stdio.Options) { addTestTools(s) },
+	"abandon.txtar": func(s *mcp.Server, o *stdio.Options) {
 		addTestTools(s)
-		t.GracePeriod = 200 * time.Millisecond
+		o.GracePeriod = 200 * time.Millisecond
 	},
-	"too_large.txtar": func(_ *mcp.Server, t *stdio.Transport) { t.MaxMessageSize = 200 },
+	"too_large.txtar": func(_ *mcp.Server, o *stdio.Options) { o.MaxMessageSize = 200 },
 }
 
 // transcriptLogs holds, for some transcripts, text the server's log (its
@@ -128,21 +129,21 @@ func testTranscript(t *testing.T, file string) {
 	}
 }
 
-// runSession serves one session over a stdio.Transport, writing the lines
-// sent one at a time, then closing the input. It returns the server's
-// replies in the order of the lines they answer, and the server's log.
+// runSession serves one session with stdio.Serve, writing the lines sent
+// one at a time, then closing the input. It returns the server's replies in
+// the order of the lines they answer, and the server's log.
 func runSession(t *testing.T, name string, sent []string) (replies []string, log string) {
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	server := newServer(fixedNow, logger)
 	inR, inW := io.Pipe()
 	rec := &recorder{}
-	transport := &stdio.Transport{Reader: &countingReader{r: inR, rec: rec}, Writer: rec, Logger: logger}
+	opts := stdio.Options{In: &countingReader{r: inR, rec: rec}, Out: rec, Logger: logger, Methods: protocol.Served(capabilities)}
 	if setup := transcriptSetups[name]; setup != nil {
-		setup(server, transport)
+		setup(server, &opts)
 	}
 	done := make(chan error, 1)
-	go func() { done <- server.Run(context.Background(), transport) }()
+	go func() { done <- stdio.Serve(context.Background(), server, opts) }()
 
 	for _, line := range sent {
 		_, err := io.WriteString(inW, line)
@@ -151,7 +152,7 @@ func runSession(t *testing.T, name string, sent []string) (replies []string, log
 	require.NoError(t, inW.Close())
 	select {
 	case err := <-done:
-		require.NoError(t, err, "server.Run")
+		require.NoError(t, err, "stdio.Serve")
 	case <-time.After(20 * time.Second):
 		t.Fatalf("the server did not stop after the input ended")
 	}
@@ -243,8 +244,6 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (c *countingReader) Close() error { return c.r.(io.Closer).Close() }
-
 func txtarFile(a *txtar.Archive, name string) *txtar.File {
 	for i := range a.Files {
 		if a.Files[i].Name == name {
@@ -265,7 +264,8 @@ func nonEmptyLines(s string) []string {
 }
 
 // decodeLines decodes each line as JSON, and checks that it is a JSON-RPC
-// 2.0 response whose error, if any, has a standard code.
+// 2.0 response whose error, if any, has a code the specifications assign:
+// never 0 (go-sdk#976).
 func decodeLines(t *testing.T, lines []string) []any {
 	values := make([]any, len(lines))
 	for i, line := range lines {
@@ -277,7 +277,7 @@ func decodeLines(t *testing.T, lines []string) []any {
 		require.NoError(t, json.Unmarshal([]byte(line), &resp))
 		require.Equal(t, "2.0", resp.JSONRPC, "line %d: %s", i+1, line)
 		if resp.Error != nil {
-			require.True(t, stdio.IsStandardCode(resp.Error.Code), "line %d has a non-standard code: %s", i+1, line)
+			require.True(t, protocol.IsSpecCode(resp.Error.Code), "line %d has a code no specification assigns: %s", i+1, line)
 		}
 	}
 	return values

@@ -1,0 +1,199 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	segjson "github.com/segmentio/encoding/json"
+)
+
+// A Message is one JSON-RPC 2.0 message from a client, as read: a request
+// (a Method and an ID), a notification (a Method and no ID), or a response
+// (neither).
+type Message struct {
+	// ID is the request's id as a reply must carry it: a JSON string or
+	// integer, re-encoded so that it is valid UTF-8. It is nil for a
+	// notification, and for a message whose id could not be read, whose
+	// error reply then carries "id": null (JSON-RPC 2.0 §5).
+	ID     json.RawMessage
+	Method string
+	Params json.RawMessage
+	// Response is set for a message with a "result" or an "error" and no
+	// "method": a reply to a request of the server's. This server makes no
+	// requests, so a response is logged and never answered, even a
+	// malformed one: answering replies could set two peers answering each
+	// other for ever.
+	Response bool
+}
+
+// IsCall reports whether m is a request, which gets exactly one reply.
+func (m *Message) IsCall() bool { return m.ID != nil && !m.Response }
+
+// wire holds every member a JSON-RPC 2.0 message may have, raw.
+type wire struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// Decode reads the message data holds. It always returns a Message; when it
+// also returns an error, a *jsonrpc.Error, the message is refused and that
+// error is the reply (unless the message is a Response): -32700 for data
+// that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0 message.
+//
+// It decodes with the JSON library go-sdk uses, matching member names
+// exactly as go-sdk does ("ID" is not "id"). It does not use
+// jsonrpc.DecodeMessage, which truncates an id of 1.5 to 1, cannot tell
+// "id": null from no id, and allocates two fresh 32 KiB decoder buffers
+// for every message.
+func Decode(data []byte) (*Message, error) {
+	var w wire
+	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields)
+	var syntax *segjson.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		// encoding/json says where the fault is; segmentio/encoding does not.
+		if err := json.Unmarshal(data, new(any)); errors.As(err, &syntax) {
+			return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %s, at byte %d", err, syntax.Offset)
+		}
+		return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
+	case err != nil:
+		kind := Kind(data)
+		msg := "invalid request: a message must be a JSON object, not " + kind
+		if kind == "an array" {
+			msg += " (JSON-RPC batches are not supported: MCP removed them in 2025-06-18)"
+		}
+		return &Message{}, Errorf(jsonrpc.CodeInvalidRequest, "%s", msg)
+	case len(rest) > 0:
+		return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %q after the object", cut(rest))
+	}
+
+	m := &Message{Params: w.Params, Response: w.Method == nil && (w.Result != nil || w.Error != nil)}
+	id, idErr := CanonicalID(w.ID)
+	if idErr == nil {
+		m.ID = id
+	}
+	invalid := func(format string, args ...any) (*Message, error) {
+		return m, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %s%s", fmt.Sprintf(format, args...), caseHint(data))
+	}
+	switch version, _ := stringValue(w.JSONRPC); {
+	case w.JSONRPC == nil:
+		return invalid(`missing "jsonrpc": "2.0"`)
+	case version != "2.0":
+		return invalid(`"jsonrpc" must be "2.0", not %s`, cut(w.JSONRPC))
+	case idErr != nil:
+		return invalid("%v", idErr)
+	case m.Response:
+		return m, nil
+	case w.Method == nil:
+		return invalid(`missing "method"`)
+	case w.ID != nil && m.ID == nil:
+		return invalid(`"id" must be a string or an integer, not null; leave it out to send a notification`)
+	}
+	method, ok := stringValue(w.Method)
+	if !ok {
+		return invalid(`"method" must be a string, not %s`, Kind(w.Method))
+	}
+	m.Method = method
+	return m, nil
+}
+
+// integer matches an integer as JSON writes it.
+var integer = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+
+// CanonicalID returns the id a reply carries for raw, an "id" member as
+// sent: nil if there is none or it is null; a string re-encoded, so that
+// invalid UTF-8 in it becomes U+FFFD, as JSON text must be valid UTF-8; an
+// integer as written. MCP allows no other ids: JSON-RPC 2.0 allows
+// fractions but advises against them.
+func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
+	switch {
+	case raw == nil || string(raw) == "null":
+		return nil, nil
+	case integer.Match(raw):
+		return raw, nil
+	}
+	if s, ok := stringValue(raw); ok {
+		return json.Marshal(s)
+	}
+	return nil, fmt.Errorf(`"id" must be a string or an integer, not %s`, cut(raw))
+}
+
+// stringValue returns the string a raw JSON value holds, and whether it is
+// a string at all.
+func stringValue(raw json.RawMessage) (string, bool) {
+	var s string
+	if len(raw) == 0 || raw[0] != '"' || segjson.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// memberNames are the names of the members of a JSON-RPC 2.0 message.
+var memberNames = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// caseHint returns, for a message with a member whose name differs from a
+// JSON-RPC member's only in case, a note saying so; else "". It runs only
+// for a message already refused.
+func caseHint(data []byte) string {
+	var members map[string]json.RawMessage
+	if segjson.Unmarshal(data, &members) != nil {
+		return ""
+	}
+	for _, want := range memberNames {
+		if _, ok := members[want]; ok {
+			continue
+		}
+		for name := range members {
+			if strings.EqualFold(name, want) {
+				return fmt.Sprintf(" (member names are case-sensitive: %q is not %q)", name, want)
+			}
+		}
+	}
+	return ""
+}
+
+// Kind names the type of the JSON value data holds, from its first byte,
+// as a message would: "an object", "an array", "a string", "a number", "a
+// boolean", "null", or "nothing" if data holds only white space.
+func Kind(data []byte) string {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) == 0 {
+		return "nothing"
+	}
+	switch data[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// cut returns raw as text of at most 40 bytes, for a message: a megabyte of
+// wrong value need not come back whole.
+func cut(raw []byte) string {
+	if len(raw) <= 40 {
+		return string(raw)
+	}
+	return strings.ToValidUTF8(string(raw[:40]), "") + "…"
+}
+
+// Errorf returns a JSON-RPC error with the given code and message.
+func Errorf(code int64, format string, args ...any) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}

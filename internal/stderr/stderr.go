@@ -1,0 +1,95 @@
+// Package stderr writes a stdio server's log to its standard error without
+// ever holding the server up: see LogWriter.
+package stderr
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// maxLogBacklog is how many bytes of log a LogWriter holds while its
+// destination does not take them; past that, lines are dropped.
+const maxLogBacklog = 1 << 20
+
+// A LogWriter is the writer for a stdio server's log, its standard error.
+// The MCP specification lets a client ignore a server's standard error:
+// it may never read it, so that a write blocks once 64 KiB wait in the
+// pipe, or close it before standard input (mcp-go's Stdio.Close does), so
+// that a write fails. Logging must never stop serving: so a Write to a
+// LogWriter never blocks and never fails. Its lines wait in a backlog of at
+// most 1 MiB, which a goroutine of its own writes to the destination;
+// lines past that are dropped, and counted in a line written once there is
+// room. Once the destination fails, everything is dropped.
+type LogWriter struct {
+	dst  io.Writer
+	wake chan struct{}
+
+	mu      sync.Mutex
+	backlog []byte
+	writing bool // the goroutine is writing what it took from backlog
+	dropped int  // lines dropped since the last were written
+	broken  bool // dst failed
+}
+
+// NewLogWriter returns a LogWriter that writes to dst, a process's
+// standard error.
+func NewLogWriter(dst io.Writer) *LogWriter {
+	l := &LogWriter{dst: dst, wake: make(chan struct{}, 1)}
+	go l.run()
+	return l
+}
+
+// Write queues p, whole, to be written: one Write is one log line.
+func (l *LogWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	switch {
+	case l.broken:
+	case len(l.backlog)+len(p) > maxLogBacklog:
+		l.dropped++
+	default:
+		l.backlog = append(l.backlog, p...)
+	}
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (l *LogWriter) run() {
+	var out []byte
+	for range l.wake {
+		l.mu.Lock()
+		out, l.backlog = l.backlog, out[:0]
+		if l.dropped > 0 && len(out) < maxLogBacklog/2 {
+			out = fmt.Appendf(out, "(%d log lines dropped: standard error was not read)\n", l.dropped)
+			l.dropped = 0
+		}
+		l.writing = len(out) > 0
+		l.mu.Unlock()
+		if len(out) == 0 {
+			continue
+		}
+		_, err := l.dst.Write(out)
+		l.mu.Lock()
+		l.writing = false
+		l.broken = l.broken || err != nil
+		l.mu.Unlock()
+	}
+}
+
+// Flush waits until everything written so far has gone to the destination,
+// or for at most d: the destination may be blocked for ever.
+func (l *LogWriter) Flush(d time.Duration) {
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		l.mu.Lock()
+		idle := l.broken || len(l.backlog) == 0 && !l.writing
+		l.mu.Unlock()
+		if idle {
+			return
+		}
+	}
+}

@@ -1,0 +1,346 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"mcp-hello-tools/internal/protocol"
+)
+
+// errTooLong reports a line longer than Options.MaxMessageSize, which has
+// been read to its end and dropped.
+var errTooLong = errors.New("line too long")
+
+// read reads the input line by line until it ends, then drains.
+func (c *conn) read() {
+	for {
+		line, err := c.readLine()
+		switch {
+		case errors.Is(err, errTooLong):
+			c.trace("read: ", fmt.Appendf(nil, "(a line of more than %d bytes, skipped)", c.opts.MaxMessageSize))
+			c.reply(nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
+				"invalid request: message too large: a line may hold at most %d bytes", c.opts.MaxMessageSize))
+			continue
+		case err != nil:
+			c.drain()
+			return
+		case len(bytes.Trim(line, " \t\r")) == 0:
+			continue // a blank line is no message
+		}
+		c.trace("read: ", line)
+		c.handle(line)
+	}
+}
+
+// readLine returns the next line without its "\n" or "\r\n", in a buffer
+// valid until the next call. A line longer than MaxMessageSize is read to
+// its end and dropped, never held whole: readLine returns errTooLong for
+// it. At the end of the input it returns the last line if it has no "\n",
+// then the error that ended the input.
+func (c *conn) readLine() ([]byte, error) {
+	c.long = c.long[:0]
+	for {
+		frag, err := c.in.ReadSlice('\n')
+		if len(c.long)+len(frag) > c.opts.MaxMessageSize+len("\r\n") {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = c.in.ReadSlice('\n')
+			}
+			return nil, errTooLong
+		}
+		line := frag
+		if len(c.long) > 0 || errors.Is(err, bufio.ErrBufferFull) {
+			c.long = append(c.long, frag...)
+			line = c.long
+		}
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case err != nil && len(line) == 0:
+			return nil, err
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r"))
+		if len(line) > c.opts.MaxMessageSize {
+			return nil, errTooLong
+		}
+		return line, nil
+	}
+}
+
+// handle answers a line that is not a request the SDK should see, and
+// hands the others to the session of their era.
+func (c *conn) handle(line []byte) {
+	msg, err := protocol.Decode(line)
+	switch {
+	case msg.Response:
+		c.log.Warn("ignored a response: this server sends no requests", "id", string(msg.ID), "error", err)
+	case err != nil:
+		c.reply(msg.ID, err)
+	case msg.ID == nil:
+		c.notification(msg)
+	default:
+		c.request(msg, len(line))
+	}
+}
+
+// request checks a request and, unless it is refused, hands it to the
+// session of its era under an id of its own.
+func (c *conn) request(msg *protocol.Message, size int) {
+	era, err := c.opts.Methods.Check(msg, "")
+	if err != nil {
+		c.reply(msg.ID, err)
+		return
+	}
+	id, err := c.admit(msg, era, size)
+	switch {
+	case errors.Is(err, errOver):
+	case err != nil:
+		c.reply(nil, err)
+	default:
+		sdkID, _ := jsonrpc.MakeID(float64(id)) // an integer id cannot fail
+		c.send(era, &jsonrpc.Request{ID: sdkID, Method: msg.Method, Params: msg.Params})
+	}
+}
+
+// errOver reports that the session is over.
+var errOver = errors.New("stdio: the session is over")
+
+// admit records a request as in flight and returns the id the SDK will
+// know it by. First, while the requests unanswered are at the limit in
+// number or in bytes, it waits for a reply: this is the backpressure of a
+// stdio server, as nothing reads the input meanwhile, the pipe fills, and
+// the client's writes block. A request whose id is in flight already is
+// refused with -32600, and "id": null, lest it be taken for the answer to
+// the first. admit returns errOver if the session ends meanwhile.
+func (c *conn) admit(msg *protocol.Message, era protocol.Era, size int) (int64, error) {
+	c.mu.Lock()
+	for c.unanswered > 0 && (c.unanswered >= c.opts.MaxInFlight || c.unansweredBytes+size > c.opts.MaxInFlightSize) {
+		c.mu.Unlock()
+		select {
+		case <-c.settled:
+		case <-c.done:
+			return 0, errOver
+		}
+		c.mu.Lock()
+	}
+	defer c.mu.Unlock()
+	if _, dup := c.ids[string(msg.ID)]; dup {
+		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", msg.ID)
+	}
+	c.lastID++
+	c.calls[c.lastID] = &call{id: msg.ID, method: msg.Method, size: size, era: era}
+	c.ids[string(msg.ID)] = c.lastID
+	c.unanswered++
+	c.unansweredBytes += size
+	return c.lastID, nil
+}
+
+// settleLocked counts cl as answered, and tells admit and drain. The
+// caller holds mu.
+func (c *conn) settleLocked(cl *call) {
+	c.unanswered--
+	c.unansweredBytes -= cl.size
+	select {
+	case c.settled <- struct{}{}:
+	default:
+	}
+}
+
+// send hands msg to the session of era, unless the session is over.
+func (c *conn) send(era protocol.Era, msg jsonrpc.Message) {
+	select {
+	case c.sessions[era].in <- msg:
+	case <-c.done:
+	}
+}
+
+// notification hands to the legacy session the first
+// notifications/initialized, and acts on cancellations. It drops every
+// other notification: the server has no handler for them, and a flood of
+// them must not queue up in the SDK.
+func (c *conn) notification(msg *protocol.Message) {
+	switch msg.Method {
+	case "notifications/cancelled":
+		c.cancel(msg.Params)
+	case "notifications/initialized":
+		c.mu.Lock()
+		first := !c.initialized
+		c.initialized = true
+		c.mu.Unlock()
+		if first {
+			c.send(protocol.Legacy, &jsonrpc.Request{Method: msg.Method, Params: msg.Params})
+		}
+	}
+}
+
+// cancel handles a notifications/cancelled (MCP, "Cancellation"): its
+// request, if it is in flight, is counted as answered, its id is free for
+// the client to reuse, its reply will be dropped, and the SDK is told to
+// cancel the handler's context, under the request's own id. A cancellation
+// of anything else, or of initialize, which a client must not cancel, is
+// ignored.
+func (c *conn) cancel(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    any             `json:"reason"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return
+	}
+	key, _ := protocol.CanonicalID(p.RequestID)
+	c.mu.Lock()
+	id, ok := c.ids[string(key)]
+	cl := c.calls[id]
+	if !ok || cl.method == "initialize" {
+		c.mu.Unlock()
+		c.log.Debug("ignored a cancellation of no request in flight", "requestId", string(p.RequestID))
+		return
+	}
+	cl.cancelled = true
+	delete(c.ids, string(key))
+	c.settleLocked(cl)
+	c.mu.Unlock()
+	c.log.Info("request cancelled by the client; its reply will not be sent",
+		"id", string(cl.id), "method", cl.method, "reason", p.Reason)
+	c.send(cl.era, &jsonrpc.Request{Method: "notifications/cancelled", Params: fmt.Appendf(nil, `{"requestId":%d}`, id)})
+}
+
+// write writes a message from a session: a reply goes out under its
+// request's id, with its error's code mapped by protocol.WireError (go-sdk#976);
+// the reply to a cancelled request is dropped.
+func (c *conn) write(msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok { // a message of the server's own; this server sends none
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			return err
+		}
+		return c.writeLine(data)
+	}
+	n, _ := resp.ID.Raw().(int64)
+	c.mu.Lock()
+	cl := c.calls[n]
+	delete(c.calls, n)
+	if cl != nil && !cl.cancelled {
+		// Free the id before the reply is out: a client may reuse it as
+		// soon as it reads the reply.
+		delete(c.ids, string(cl.id))
+	}
+	c.mu.Unlock()
+	switch {
+	case cl == nil:
+		c.log.Error("dropped a reply to no request in flight", "id", n)
+		return nil
+	case cl.cancelled:
+		c.log.Info("dropped the reply to a cancelled request", "id", string(cl.id), "method", cl.method)
+		return nil
+	}
+	defer func() {
+		c.mu.Lock()
+		c.settleLocked(cl)
+		c.mu.Unlock()
+	}()
+	if resp.Error != nil {
+		return c.writeLine(protocol.ErrorResponse(cl.id, resp.Error))
+	}
+	line := append(append(append([]byte(`{"jsonrpc":"2.0","id":`), cl.id...), `,"result":`...), resp.Result...)
+	line = append(line, '}')
+	if bytes.IndexByte(line, '\n') >= 0 { // go-sdk writes compact JSON; a newline would split the message
+		var compact bytes.Buffer
+		if err := json.Compact(&compact, line); err != nil {
+			return err
+		}
+		line = compact.Bytes()
+	}
+	return c.writeLine(line)
+}
+
+// reply writes the error reply to a line the SDK does not see. A nil id is
+// written as null.
+func (c *conn) reply(id json.RawMessage, err error) {
+	_ = c.writeLine(protocol.ErrorResponse(id, err)) // writeLine logs its errors
+}
+
+// writeLine writes data and a newline with one Write. If the write fails
+// (the client closed standard output: EPIPE, as the process ignores
+// SIGPIPE), nothing will read what is written: the session is over.
+func (c *conn) writeLine(data []byte) error {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	select {
+	case <-c.done:
+		return errOver
+	default:
+	}
+	c.trace("write: ", data)
+	if _, err := c.opts.Out.Write(append(data, '\n')); err != nil {
+		c.log.Warn("cannot write to standard output; ending the session", "error", err)
+		c.close()
+		return err
+	}
+	return nil
+}
+
+// drain waits, once the input has ended, until every request read is
+// answered, the session is over, or no reply has gone out for the grace
+// period; then it abandons what is left and ends the session.
+func (c *conn) drain() {
+	timer := time.NewTimer(c.opts.GracePeriod)
+	defer timer.Stop()
+	for {
+		c.mu.Lock()
+		left := c.unanswered
+		c.mu.Unlock()
+		if left == 0 {
+			c.close()
+			return
+		}
+		select {
+		case <-c.settled:
+			timer.Reset(c.opts.GracePeriod)
+		case <-c.done:
+			return
+		case <-timer.C:
+			c.mu.Lock()
+			for _, cl := range c.calls {
+				if !cl.cancelled {
+					c.log.Error("abandoned a request still running when the input ended",
+						"id", string(cl.id), "method", cl.method, "grace_period", c.opts.GracePeriod)
+				}
+			}
+			c.mu.Unlock()
+			c.close()
+			return
+		}
+	}
+}
+
+// maxTrace is the longest line written to Options.Trace, in bytes.
+const maxTrace = 16 << 10
+
+// trace writes prefix and line to Options.Trace, with each control
+// character shown as \xNN, so that a client's line cannot rewrite the
+// terminal it is shown on.
+func (c *conn) trace(prefix string, line []byte) {
+	if c.opts.Trace == nil {
+		return
+	}
+	buf := append(make([]byte, 0, len(prefix)+min(len(line), maxTrace)+32), prefix...)
+	for _, b := range line[:min(len(line), maxTrace)] {
+		if b < 0x20 || b == 0x7f {
+			buf = append(buf, `\x`+strconv.FormatUint(uint64(b)|0x100, 16)[1:]...)
+			continue
+		}
+		buf = append(buf, b)
+	}
+	if len(line) > maxTrace {
+		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
+	}
+	_, _ = c.opts.Trace.Write(append(buf, '\n')) // tracing is best effort
+}

@@ -1,0 +1,210 @@
+package stdio
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"mcp-hello-tools/internal/protocol"
+)
+
+// The defaults of Options.
+const (
+	// DefaultMaxMessageSize is the longest line accepted, in bytes without
+	// its newline: 8 MiB, room for a million characters even if each is
+	// sent as a six-byte \uXXXX escape. A longer line is answered with
+	// -32600 and skipped as it is read, never held in memory whole.
+	DefaultMaxMessageSize = 8 << 20
+	// DefaultMaxInFlight and DefaultMaxInFlightSize bound the requests read
+	// and not yet answered: 64 of them, and 16 MiB of lines. A request is
+	// always read when none is unanswered, whatever its size.
+	DefaultMaxInFlight     = 64
+	DefaultMaxInFlightSize = 16 << 20
+	// DefaultGracePeriod is how long Serve waits, once the input has ended,
+	// for the next reply: the wait starts again with every reply, and when
+	// none has gone out for this long, the requests left are abandoned.
+	DefaultGracePeriod = 5 * time.Second
+)
+
+// closeWait is how long Serve waits, once the session is over, for the
+// SDK's sessions to end: a handler blocked in a write to a client that
+// has stopped reading would keep them waiting for ever.
+const closeWait = time.Second
+
+// Options configure Serve. The zero Options serve standard input and output
+// with the default limits, and answer no method.
+type Options struct {
+	In  io.Reader // where messages are read; nil means os.Stdin
+	Out io.Writer // where they are written, one Write per line; nil means os.Stdout
+
+	// Methods are the methods the server answers (see protocol.Served);
+	// any other request is answered with -32601.
+	Methods protocol.Methods
+	// Logger receives what the client cannot be told: requests abandoned
+	// at the end of input, replies dropped, responses ignored. nil: none.
+	Logger *slog.Logger
+	// Trace, if not nil, receives "read: " and each line read, and "write: "
+	// and each line written, lines longer than 16 KiB cut short. It must be
+	// safe for concurrent use, as LogWriter is.
+	Trace io.Writer
+
+	MaxMessageSize  int           // 0 means DefaultMaxMessageSize
+	MaxInFlight     int           // 0 means DefaultMaxInFlight
+	MaxInFlightSize int           // 0 means DefaultMaxInFlightSize
+	GracePeriod     time.Duration // 0 means DefaultGracePeriod
+}
+
+// Serve serves server over opts.In and opts.Out. It returns nil once the
+// input has ended and every request read has been answered (or abandoned:
+// see DefaultGracePeriod), once the client has closed the output, or once
+// ctx is done, at once, whatever the client does; or the error of
+// connecting the server.
+//
+// The server has two sessions (see the package documentation): one for
+// requests with their protocol version in _meta (2026-07-28 and later),
+// one for the initialize handshake and the requests that follow it.
+func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
+	c := newConn(opts)
+	for _, s := range c.sessions {
+		var err error
+		if s.ss, err = server.Connect(ctx, s, nil); err != nil {
+			c.close()
+			return err
+		}
+	}
+	go c.read()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		c.close()
+	}
+	ended := make(chan struct{})
+	go func() {
+		for _, s := range c.sessions {
+			_ = s.ss.Wait() // the session's errors are the end of input, which is no error here
+		}
+		close(ended)
+	}()
+	select {
+	case <-ended:
+	case <-time.After(closeWait):
+		c.log.Warn("stopped without waiting for handlers still writing", "after", closeWait)
+	}
+	return nil
+}
+
+// A sessionConn is the mcp.Transport, and mcp.Connection, of one of the
+// two sessions: the messages of its era, read by the conn, and its replies.
+type sessionConn struct {
+	c  *conn
+	in chan jsonrpc.Message
+	ss *mcp.ServerSession
+}
+
+func (s *sessionConn) Connect(context.Context) (mcp.Connection, error) { return s, nil }
+
+// Read returns the next message for the session, or io.EOF once the
+// session is over: the SDK writes nothing after a failed Read.
+func (s *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case msg := <-s.in:
+		return msg, nil
+	case <-s.c.done:
+		return nil, io.EOF
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *sessionConn) Write(_ context.Context, msg jsonrpc.Message) error { return s.c.write(msg) }
+func (s *sessionConn) Close() error                                       { return nil }
+func (s *sessionConn) SessionID() string                                  { return "" }
+
+// A conn is the client's end: it reads the lines, answers those the SDK
+// must not see, hands the rest to the session of their era, and writes the
+// sessions' replies under the ids the client gave.
+type conn struct {
+	opts     Options
+	in       *bufio.Reader
+	long     []byte // a line longer than in's buffer, being read
+	log      *slog.Logger
+	sessions map[protocol.Era]*sessionConn
+
+	outMu sync.Mutex // held while a line is written: one Write per line
+
+	// calls are the requests handed to the sessions and not yet answered,
+	// by the id the SDK knows them by, which is never reused; ids maps the
+	// client's ids of those not cancelled to the same. unanswered and
+	// unansweredBytes count them and the length of their lines, until
+	// their replies are out or they are cancelled; settled receives a
+	// value, if it has room, each time one is.
+	mu              sync.Mutex
+	calls           map[int64]*call
+	ids             map[string]int64
+	lastID          int64
+	unanswered      int
+	unansweredBytes int
+	settled         chan struct{}
+	initialized     bool // notifications/initialized has gone to the legacy session
+
+	done      chan struct{} // closed when the session is over
+	closeOnce sync.Once
+}
+
+// A call is a request in flight.
+type call struct {
+	id        json.RawMessage // the client's id, as the reply carries it
+	method    string
+	size      int // the length of its line, in bytes
+	era       protocol.Era
+	cancelled bool
+}
+
+func newConn(opts Options) *conn {
+	if opts.In == nil {
+		opts.In = os.Stdin
+	}
+	if opts.Out == nil {
+		opts.Out = os.Stdout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	opts.MaxMessageSize = orDefault(opts.MaxMessageSize, DefaultMaxMessageSize)
+	opts.MaxInFlight = orDefault(opts.MaxInFlight, DefaultMaxInFlight)
+	opts.MaxInFlightSize = orDefault(opts.MaxInFlightSize, DefaultMaxInFlightSize)
+	opts.GracePeriod = orDefault(opts.GracePeriod, DefaultGracePeriod)
+	c := &conn{
+		opts:    opts,
+		in:      bufio.NewReaderSize(opts.In, 64<<10),
+		log:     opts.Logger,
+		calls:   map[int64]*call{},
+		ids:     map[string]int64{},
+		settled: make(chan struct{}, 1),
+		done:    make(chan struct{}),
+	}
+	c.sessions = map[protocol.Era]*sessionConn{}
+	for _, era := range []protocol.Era{protocol.Legacy, protocol.Modern} {
+		c.sessions[era] = &sessionConn{c: c, in: make(chan jsonrpc.Message)}
+	}
+	return c
+}
+
+func orDefault[T int | time.Duration](v, def T) T {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+// close ends the session: the sessions' Read returns io.EOF, and nothing
+// more is written.
+func (c *conn) close() { c.closeOnce.Do(func() { close(c.done) }) }
