@@ -35,13 +35,14 @@ func IsSpecCode(code int64) bool {
 // returns, which is the server's own failure (-32603). An error with a code
 // of another range becomes -32603 too, its message and data kept.
 func WireError(err error) *jsonrpc.Error {
-	var coded *jsonrpc.Error
-	if errors.As(err, &coded) && IsSpecCode(coded.Code) {
-		return coded
-	}
 	out := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
-	if coded != nil {
+	var coded *jsonrpc.Error
+	if errors.As(err, &coded) {
 		out.Data = coded.Data
+		if IsSpecCode(coded.Code) {
+			out.Code = coded.Code
+			return out
+		}
 	}
 	if strings.HasPrefix(out.Message, `duplicate "initialize"`) ||
 		strings.HasSuffix(out.Message, "is invalid during session initialization") {

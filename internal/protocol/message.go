@@ -65,7 +65,7 @@ func Decode(data []byte) (*Message, error) {
 			return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %s, at byte %d", err, syntax.Offset)
 		}
 		return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %s", strings.TrimPrefix(err.Error(), "json: "))
-	case err != nil:
+	case err != nil || Kind(data) != "an object":
 		kind := Kind(data)
 		msg := "invalid request: a message must be a JSON object, not " + kind
 		if kind == "an array" {

@@ -129,7 +129,7 @@ func (ms Methods) Check(m *Message, header string) (Era, error) {
 		return era, methodNotFound(m.Method, era)
 	case era == Legacy:
 		return era, checkParams(m)
-	case !hasVersion:
+	case version == "":
 		return era, Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s params must carry the protocol version in "+
 			`"_meta": {%q: %q}, with the client's capabilities in %q`,
 			m.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)

@@ -13,6 +13,11 @@ import (
 // destination does not take them; past that, lines are dropped.
 const maxLogBacklog = 1 << 20
 
+// batchDelay is how long a LogWriter lets lines gather before it writes
+// them, in one write: a server answering thousands of calls a second then
+// makes a hundred writes a second, not thousands.
+const batchDelay = 10 * time.Millisecond
+
 // A LogWriter is the writer for a stdio server's log, its standard error.
 // The MCP specification lets a client ignore a server's standard error:
 // it may never read it, so that a write blocks once 64 KiB wait in the
@@ -20,8 +25,8 @@ const maxLogBacklog = 1 << 20
 // that a write fails. Logging must never stop serving: so a Write to a
 // LogWriter never blocks and never fails. Its lines wait in a backlog of at
 // most 1 MiB, which a goroutine of its own writes to the destination;
-// lines past that are dropped, and counted in a line written once there is
-// room. Once the destination fails, everything is dropped.
+// lines past that are dropped, and counted in a line written after the
+// backlog. Once the destination fails, everything is dropped.
 type LogWriter struct {
 	dst  io.Writer
 	wake chan struct{}
@@ -62,9 +67,10 @@ func (l *LogWriter) Write(p []byte) (int, error) {
 func (l *LogWriter) run() {
 	var out []byte
 	for range l.wake {
+		time.Sleep(batchDelay)
 		l.mu.Lock()
 		out, l.backlog = l.backlog, out[:0]
-		if l.dropped > 0 && len(out) < maxLogBacklog/2 {
+		if l.dropped > 0 {
 			out = fmt.Appendf(out, "(%d log lines dropped: standard error was not read)\n", l.dropped)
 			l.dropped = 0
 		}

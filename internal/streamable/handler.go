@@ -191,7 +191,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) // not every ResponseWriter has deadlines
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	_ = rc.SetReadDeadline(time.Time{})
+	if err == nil {
+		_ = rc.SetReadDeadline(time.Time{})
+	}
 	var tooLarge *http.MaxBytesError
 	var netErr net.Error
 	switch {
@@ -200,6 +202,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 			"invalid request: message too large: a request body may hold at most %d bytes", h.opts.MaxBodySize))
 		return
 	case errors.As(err, &netErr) && netErr.Timeout():
+		w.Header().Set("Connection", "close") // the rest of the body may never come
 		writeError(w, http.StatusRequestTimeout, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
 			"invalid request: the body did not arrive within %v", h.opts.BodyTimeout))
 		return
@@ -260,6 +263,7 @@ func errorStatus(err error, era protocol.Era) int {
 func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) string {
 	pw := &plainErrors{ResponseWriter: w, id: id}
 	handler.ServeHTTP(pw, r)
+	session := w.Header().Get("Mcp-Session-Id")
 	if pw.status != 0 {
 		msg := strings.TrimSpace(string(pw.text))
 		if pw.status == http.StatusNotFound {
@@ -272,7 +276,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		}
 		writeError(w, pw.status, id, protocol.Errorf(code, "invalid request: %s", msg))
 	}
-	return pw.session
+	return session
 }
 
 // A plainErrors is the http.ResponseWriter go-sdk's handler writes to: it
@@ -280,14 +284,12 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 // again as JSON-RPC.
 type plainErrors struct {
 	http.ResponseWriter
-	id      json.RawMessage
-	status  int    // the status of a plain-text error held back, or 0
-	text    []byte // its first 512 bytes
-	session string // the Mcp-Session-Id header the handler set
+	id     json.RawMessage
+	status int    // the status of a plain-text error held back, or 0
+	text   []byte // its first 512 bytes
 }
 
 func (p *plainErrors) WriteHeader(status int) {
-	p.session = p.Header().Get("Mcp-Session-Id")
 	if status >= 400 && strings.HasPrefix(p.Header().Get("Content-Type"), "text/plain") {
 		p.status = status
 		return
