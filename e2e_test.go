@@ -27,9 +27,11 @@ import (
 // with "go build" and talk to it over its standard input and output, as
 // Claude Desktop and VS Code do.
 
-// hostProtocolVersions are the protocol versions real hosts negotiate today.
-// A go-sdk client asks for a draft version unless told otherwise.
-var hostProtocolVersions = []string{"2025-06-18", "2025-11-25"}
+// hostProtocolVersions are the protocol versions real hosts use today: the
+// two of the initialize handshake most hosts send, and 2026-07-28, which a
+// go-sdk client asks for unless told otherwise (with server/discover, and
+// no handshake).
+var hostProtocolVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
 var binary struct {
 	once sync.Once
