@@ -101,7 +101,7 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		BaseContext: func(net.Listener) context.Context { return base },
 		// No ReadTimeout or WriteTimeout: they would cut event streams
 		// short. The handler bounds the time a body takes instead.
-		ReadHeaderTimeout: 10 * time.Second,
+		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

@@ -61,7 +61,7 @@ type Options struct {
 	// POSTs are served at once. The next waits for room.
 	MaxInFlightSize int64
 	// BodyTimeout bounds the time a body takes to arrive, and a POST's wait
-	// for room: 10 s. Past it the answer is 408 or 503.
+	// for room: 5 s. Past it the answer is 408 or 503.
 	BodyTimeout time.Duration
 	// MaxSessions bounds the sessions of the initialize handshake: 64. A new
 	// session beyond it ends the one idle the longest, whose client gets
@@ -89,7 +89,7 @@ type Handler struct {
 func NewHandler(server *mcp.Server, opts Options) *Handler {
 	opts.MaxBodySize = orDefault(opts.MaxBodySize, 8<<20)
 	opts.MaxInFlightSize = orDefault(opts.MaxInFlightSize, 16<<20)
-	opts.BodyTimeout = orDefault(opts.BodyTimeout, 10*time.Second)
+	opts.BodyTimeout = orDefault(opts.BodyTimeout, 5*time.Second)
 	opts.MaxSessions = orDefault(opts.MaxSessions, 64)
 	opts.SessionTimeout = orDefault(opts.SessionTimeout, 30*time.Minute)
 	if opts.Logger == nil {
@@ -98,10 +98,10 @@ func NewHandler(server *mcp.Server, opts Options) *Handler {
 	getServer := func(*http.Request) *mcp.Server { return server }
 	return &Handler{
 		opts: opts,
-		legacy: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-			JSONResponse: true, Logger: opts.Logger, SessionTimeout: opts.SessionTimeout}),
-		modern: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{
-			JSONResponse: true, Logger: opts.Logger, Stateless: true}),
+		legacy: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
+			MaxRequestBodyBytes: opts.MaxBodySize, SessionTimeout: opts.SessionTimeout}),
+		modern: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
+			MaxRequestBodyBytes: opts.MaxBodySize, Stateless: true}),
 		origins:  http.NewCrossOriginProtection(),
 		inFlight: semaphore.NewWeighted(opts.MaxInFlightSize),
 		sessions: map[string]time.Time{},
@@ -134,21 +134,27 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	// The wait for room and the body's arrival share one deadline; past
+	// it, the connection closes, as the rest of the body may never come.
+	deadline := time.Now().Add(h.opts.BodyTimeout)
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(deadline) // not every ResponseWriter has deadlines
 	weight := min(max(r.ContentLength, minPOSTWeight), h.opts.MaxBodySize)
 	if r.ContentLength < 0 {
 		weight = h.opts.MaxBodySize
 	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.opts.BodyTimeout)
+	ctx, cancel := context.WithDeadline(r.Context(), deadline)
 	err := h.inFlight.Acquire(ctx, weight)
 	cancel()
 	if err != nil {
 		w.Header().Set("Retry-After", "1")
+		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusServiceUnavailable, nil, protocol.Errorf(jsonrpc.CodeInternalError,
 			"server busy: %d bytes of requests are being served; retry", h.opts.MaxInFlightSize))
 		return
 	}
 	defer h.inFlight.Release(weight)
-	h.post(w, r)
+	h.post(w, r, rc)
 }
 
 // checkSite refuses the requests a web page could make through the user's
@@ -187,9 +193,7 @@ func IsLoopback(host string) bool {
 
 // post reads and checks one POSTed message, and hands it to the handler of
 // its era.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(h.opts.BodyTimeout)) // not every ResponseWriter has deadlines
+func (h *Handler) post(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
 	if err == nil {
 		_ = rc.SetReadDeadline(time.Time{})

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests in this file run the binary with -http and check that memory
+// and file descriptors stay bounded whatever clients do: send large bodies
+// at once, open sessions without end, or leave bodies half sent.
+
+// startHTTPBinary runs the binary with -http on a free port and returns its
+// endpoint URL and process.
+func startHTTPBinary(t *testing.T) (string, *exec.Cmd) {
+	t.Helper()
+	cmd := exec.Command(buildBinary(t), "-http", "127.0.0.1:0")
+	stderr, err := cmd.StderrPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	lines := bufio.NewScanner(stderr)
+	serving := regexp.MustCompile(`msg=serving .*url=(\S+)`)
+	for lines.Scan() {
+		if m := serving.FindStringSubmatch(lines.Text()); m != nil {
+			go func() { _, _ = io.Copy(io.Discard, stderr) }()
+			return m[1], cmd
+		}
+	}
+	t.Fatalf("the server did not start serving: %v", lines.Err())
+	return "", nil
+}
+
+// postBody POSTs body to url and returns the status and the response body.
+func postBody(url, body string, header ...string) (int, string, http.Header, error) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data), resp.Header, err
+}
+
+// TestHTTPConcurrentLargeBodies: sixteen 8 MB echoes at once are served a
+// few at a time (16 MiB of bodies in flight), so memory stays bounded.
+func TestHTTPConcurrentLargeBodies(t *testing.T) {
+	url, cmd := startHTTPBinary(t)
+	status, _, header, err := postBody(url, initializeBody)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, status)
+	sid := header.Get("Mcp-Session-Id")
+	message := strings.Repeat("<", 8_000_000)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for i := range 16 {
+		wg.Go(func() {
+			call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`, i, message)
+			status, body, _, err := postBody(url, call, "Mcp-Session-Id", sid)
+			mu.Lock()
+			defer mu.Unlock()
+			if assert.NoError(t, err) {
+				statuses[status]++
+				if status == http.StatusOK {
+					assert.True(t, strings.Contains(body, `"isError":true`), "an echo past the limit: %.200s", body)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("statuses: %v", statuses)
+	assert.Positive(t, statuses[http.StatusOK])
+	if peak, ok := peakRSS(cmd.Process.Pid); ok {
+		t.Logf("peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, int64(400<<20), "peak resident memory for sixteen 8 MB bodies at once")
+	}
+}
+
+// TestHTTPManySessions: a client that opens sessions without end ends the
+// oldest ones, not the server's memory.
+func TestHTTPManySessions(t *testing.T) {
+	url, cmd := startHTTPBinary(t)
+	var first string
+	for i := range 2000 {
+		status, _, header, err := postBody(url, initializeBody)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, status, "initialize %d", i)
+		if i == 0 {
+			first = header.Get("Mcp-Session-Id")
+		}
+	}
+	status, body, _, err := postBody(url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", first)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusNotFound, status, "the first of 2000 sessions has ended: %s", body)
+	if peak, ok := peakRSS(cmd.Process.Pid); ok {
+		t.Logf("peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, int64(64<<20), "peak resident memory after 2000 sessions")
+	}
+}
+
+// TestHTTPHalfSentBodies: connections that send headers and part of a body
+// hold a file descriptor each for at most the body timeout, and no more
+// than maxConnections at once: the server keeps file descriptors to spare,
+// and answers again once they time out.
+func TestHTTPHalfSentBodies(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the body timeout")
+	}
+	url, cmd := startHTTPBinary(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), mcpPath)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
+	for range maxConnections {
+		c, err := net.Dial("tcp", host)
+		require.NoError(t, err)
+		conns = append(conns, c)
+		_, err = fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", host)
+		require.NoError(t, err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	if fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", cmd.Process.Pid)); err == nil {
+		t.Logf("open file descriptors: %d", len(fds))
+		assert.Less(t, len(fds), maxConnections+50, "file descriptors held by half-sent bodies")
+	}
+	start := time.Now()
+	status, _, _, err := postBody(url, initializeBody)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, status)
+	t.Logf("a request behind %d half-sent bodies answered in %v", len(conns), time.Since(start))
+}
