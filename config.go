@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,10 +17,13 @@ import (
 )
 
 // This file is the config subcommand: it prints, for one client, the
-// configuration that makes the client start this server. A desktop client
-// starts the server itself, without the user's shell, so it needs absolute
-// paths: of the go command and of this checkout (for "go -C DIR run ."), or
-// of a built binary.
+// configuration that makes the client start this server. A host starts a
+// stdio server itself, not from the user's shell: it needs absolute paths,
+// of the go command and of this checkout (for "go -C DIR run ."), or of a
+// built binary; and it passes the server only a few variables of its own
+// environment (hosts built on the TypeScript SDK: HOME, LOGNAME, PATH,
+// SHELL, TERM and USER on macOS and Linux), so the Go settings the shell
+// has must be in the configuration too.
 
 // modulePath is the module path that this checkout's go.mod declares. The
 // config subcommand checks it, so that it never prints the directory of some
@@ -30,11 +34,19 @@ const modulePath = "mcp-hello-tools"
 // Clients show it in their lists and name the server's log after it.
 const serverKey = "hello-tools"
 
-// launch is how a client starts the server: an absolute command and its
-// arguments.
+// goSettings are the Go settings a host's go run must share with the shell
+// that printed the configuration: the caches, without which the first start
+// is a cold build of a minute, longer than hosts wait, and where modules
+// come from. Without GOMODCACHE or GOPATH, and HOME, go run fails outright:
+// "go: module cache not found: neither GOMODCACHE nor GOPATH is set".
+var goSettings = []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOFLAGS"}
+
+// launch is how a client starts the server: an absolute command, its
+// arguments, and the variables to set.
 type launch struct {
-	Command string   `json:"command"`
-	Args    []string `json:"args"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args"`
+	Env     map[string]string `json:"env,omitempty"`
 }
 
 // A client is one MCP host that config can configure.
@@ -42,18 +54,16 @@ type client struct {
 	name   string
 	render func(launch) (string, error) // the text to paste, or the command to run
 	where  string                       // what to do with the text, for a human
-	logs   string                       // where the client keeps the server's stderr
 }
 
 // clients are the hosts config knows, in the order the usage lists them.
+// The README's Troubleshooting section says where each keeps its logs.
 var clients = []client{
 	{
 		name:   "claude-desktop",
 		render: mcpServersJSON,
 		where: "Paste into claude_desktop_config.json (Settings > Developer > Edit Config), merging\n" +
-			"\"mcpServers\" with any servers already there, then restart Claude Desktop.",
-		logs: "~/Library/Logs/Claude/mcp-server-" + serverKey + ".log on macOS,\n" +
-			"%APPDATA%\\Claude\\logs\\mcp-server-" + serverKey + ".log on Windows.",
+			"\"mcpServers\" with any servers already there, then quit and restart Claude Desktop.",
 	},
 	{
 		name: "vscode",
@@ -66,12 +76,15 @@ var clients = []client{
 		},
 		where: "Paste into .vscode/mcp.json in a workspace, or into your user configuration\n" +
 			"(command palette: MCP: Open User Configuration), merging \"servers\" with any there.",
-		logs: "the Output panel, channel \"MCP: " + serverKey + "\" (or MCP: List Servers > Show Output).",
 	},
 	{
 		name: "claude-code",
 		render: func(l launch) (string, error) {
-			words := append([]string{"claude", "mcp", "add", "--scope", "user", serverKey, "--", l.Command}, l.Args...)
+			words := []string{"claude", "mcp", "add", "--scope", "user"}
+			for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+				words = append(words, "--env", k+"="+l.Env[k])
+			}
+			words = append(append(words, serverKey, "--", l.Command), l.Args...)
 			for i, w := range words {
 				words[i] = shellQuote(w)
 			}
@@ -79,14 +92,12 @@ var clients = []client{
 		},
 		where: "Run this command once; --scope user makes the server available in every project.\n" +
 			"Check it with: claude mcp list",
-		logs: "run claude --debug mcp to see the server's stderr; /mcp in a session shows its status.",
 	},
 	{
 		name:   "cursor",
 		render: mcpServersJSON,
 		where: "Paste into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project),\n" +
 			"merging \"mcpServers\" with any servers already there.",
-		logs: "the Output panel, channel \"MCP Logs\".",
 	},
 }
 
@@ -116,10 +127,14 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet(name+" config", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	binary := flags.String("binary", "", "configure the built server at `path` instead of go run of this checkout")
+	names := make([]string, len(clients))
+	for i, c := range clients {
+		names[i] = c.name
+	}
 	flags.Usage = func() {
 		fmt.Fprintf(flags.Output(), "Usage:\n\n\t%s config CLIENT [-binary PATH]\n\n"+
 			"Prints the configuration that makes CLIENT start this server, with absolute paths.\n"+
-			"CLIENT is one of: %s.\n\nThe flags are:\n\n", name, strings.Join(clientNames(), ", "))
+			"CLIENT is one of: %s.\n\nThe flags are:\n\n", name, strings.Join(names, ", "))
 		flags.PrintDefaults()
 	}
 
@@ -137,19 +152,18 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	if target == "" && len(rest) > 0 {
 		target, rest = rest[0], rest[1:]
 	}
-	if len(rest) > 0 {
+	i := slices.Index(names, target)
+	switch {
+	case len(rest) > 0:
 		flags.Usage()
 		return fmt.Errorf("config: unexpected argument %q", rest[0])
-	}
-	i := slices.IndexFunc(clients, func(c client) bool { return c.name == target })
-	if i < 0 {
+	case target == "":
 		flags.Usage()
-		if target == "" {
-			return errors.New("config: name a client: " + strings.Join(clientNames(), ", "))
-		}
-		return fmt.Errorf("config: unknown client %q; want one of %s", target, strings.Join(clientNames(), ", "))
+		return errors.New("config: name a client: " + strings.Join(names, ", "))
+	case i < 0:
+		flags.Usage()
+		return fmt.Errorf("config: unknown client %q; want one of %s", target, strings.Join(names, ", "))
 	}
-	c := clients[i]
 
 	var l launch
 	var err error
@@ -161,30 +175,20 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	text, err := c.render(l)
+	text, err := clients[i].render(l)
 	if err != nil {
 		return err
 	}
 	if _, err := io.WriteString(stdout, text); err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(stderr, "\n%s\nThe server's stderr (one line per tool call; add -trace to args for every message):\n%s\n",
-		c.where, c.logs)
-	if err == nil && *binary == "" {
-		_, err = fmt.Fprintf(stderr, "Clients give a server little time to start (Claude Desktop waits 60 s), and go run\n"+
-			"compiles first: after changing the code, run it once yourself before the client restarts\n"+
-			"the server, so the client's go run finds it built: %s -C %s run . -version\n",
+	fmt.Fprintf(stderr, "\n%s\nIf the server does not appear, see Troubleshooting in the README for its log.\n", clients[i].where)
+	if *binary == "" {
+		fmt.Fprintf(stderr, "Hosts give a server about 60 s to start, and go run compiles first: after changing\n"+
+			"the code, run it once yourself before the host restarts the server:\n\t%s -C %s run . -version\n",
 			shellQuote(l.Command), shellQuote(l.Args[1]))
 	}
-	return err
-}
-
-func clientNames() []string {
-	var names []string
-	for _, c := range clients {
-		names = append(names, c.name)
-	}
-	return names
+	return nil
 }
 
 // binaryLaunch returns the launch of the built server at path.
@@ -204,10 +208,11 @@ func binaryLaunch(path string) (launch, error) {
 	return launch{Command: abs, Args: []string{}}, nil
 }
 
-// goRunLaunch returns the launch "GO -C DIR run .": GO is the go command
-// found in PATH now, and DIR is the root of this checkout, found from the
-// working directory. The program may itself run under go run, from a
-// temporary file, so its own path says nothing about the checkout.
+// goRunLaunch returns the launch "GO -C DIR run .", with the Go settings
+// of goSettings as the go command sees them now: GO is the go command found
+// in PATH, and DIR the root of this checkout, found from the working
+// directory (the program may itself run under go run, from a temporary
+// file, so its own path says nothing of the checkout).
 func goRunLaunch() (launch, error) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -216,11 +221,17 @@ func goRunLaunch() (launch, error) {
 	if goCmd, err = filepath.Abs(goCmd); err != nil {
 		return launch{}, err
 	}
-	out, err := exec.Command(goCmd, "env", "GOMOD").Output()
+	out, err := exec.Command(goCmd, append([]string{"env", "-json", "GOMOD"}, goSettings...)...).Output()
 	if err != nil {
-		return launch{}, fmt.Errorf("%s env GOMOD: %w", goCmd, err)
+		return launch{}, fmt.Errorf("%s env: %w", goCmd, err)
 	}
-	gomod := strings.TrimSpace(string(out))
+	var env map[string]string
+	if err := json.Unmarshal(out, &env); err != nil {
+		return launch{}, fmt.Errorf("%s env -json: %w", goCmd, err)
+	}
+	gomod := env["GOMOD"]
+	delete(env, "GOMOD")
+	maps.DeleteFunc(env, func(_, v string) bool { return v == "" })
 	if gomod == "" || gomod == os.DevNull {
 		return launch{}, fmt.Errorf("the working directory is not in a Go module; run config in the %s checkout, "+
 			"or give a built server with -binary", modulePath)
@@ -233,7 +244,7 @@ func goRunLaunch() (launch, error) {
 		return launch{}, fmt.Errorf("%s declares module %q, not %q; run config in the %s checkout, "+
 			"or give a built server with -binary", gomod, got, modulePath, modulePath)
 	}
-	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}}, nil
+	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}, Env: env}, nil
 }
 
 // moduleRE matches a go.mod's module directive: the path, bare or quoted.

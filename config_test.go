@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -40,10 +41,22 @@ func parseConfig(t *testing.T, client, out string) launch {
 		l = cfg.Servers[serverKey].launch
 	case "claude-code":
 		words := shellSplit(t, strings.TrimSuffix(out, "\n"))
-		prefix := []string{"claude", "mcp", "add", "--scope", "user", serverKey, "--"}
+		prefix := []string{"claude", "mcp", "add", "--scope", "user"}
 		require.Greater(t, len(words), len(prefix), "config claude-code output: %s", out)
 		require.Equal(t, prefix, words[:len(prefix)], "config claude-code output: %s", out)
-		l = launch{Command: words[len(prefix)], Args: words[len(prefix)+1:]}
+		words = words[len(prefix):]
+		for len(words) > 1 && words[0] == "--env" {
+			k, v, ok := strings.Cut(words[1], "=")
+			require.True(t, ok, "--env %s", words[1])
+			if l.Env == nil {
+				l.Env = map[string]string{}
+			}
+			l.Env[k] = v
+			words = words[2:]
+		}
+		require.Greater(t, len(words), 2, "config claude-code output: %s", out)
+		require.Equal(t, []string{serverKey, "--"}, words[:2], "config claude-code output: %s", out)
+		l.Command, l.Args = words[2], words[3:]
 	default:
 		t.Fatalf("parseConfig: no parser for client %q", client)
 	}
@@ -104,7 +117,57 @@ func TestConfigGoRun(t *testing.T) {
 			l := parseConfig(t, c.name, stdout.String())
 			assert.Equal(t, goCmd, l.Command, "config %s: command", c.name)
 			assert.Equal(t, []string{"-C", moduleDir, "run", "."}, l.Args, "config %s: args", c.name)
+			for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPROXY"} {
+				assert.Equal(t, goEnv(t, k), l.Env[k], "config %s: env %s, as the go command sees it", c.name, k)
+			}
 			assert.Contains(t, stderr.String(), "run . -version", "config %s tells to build first", c.name)
+		})
+	}
+}
+
+// goEnv returns the value of a Go setting, as "go env" gives it.
+func goEnv(t *testing.T, key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	require.NoError(t, err)
+	return strings.TrimSpace(string(out))
+}
+
+// hostVariables are the variables of the user's environment that hosts
+// built on the TypeScript SDK pass to a stdio server on macOS and Linux
+// (getDefaultEnvironment in @modelcontextprotocol/sdk).
+var hostVariables = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
+
+// TestConfigStartsServer starts the command config prints, as a host does:
+// under the variables a host passes and the configuration's env, and under
+// the configuration's env alone. Either way the server answers initialize.
+func TestConfigStartsServer(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the host's variables differ on Windows")
+	}
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, runConfig([]string{"claude-desktop"}, &stdout, &stderr), "stderr:\n%s", &stderr)
+	l := parseConfig(t, "claude-desktop", stdout.String())
+	var configured []string
+	for k, v := range l.Env {
+		configured = append(configured, k+"="+v)
+	}
+	var host []string
+	for _, k := range hostVariables {
+		if v, ok := os.LookupEnv(k); ok {
+			host = append(host, k+"="+v)
+		}
+	}
+	for name, env := range map[string][]string{"host variables": append(host, configured...), "no other variable": configured} {
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(l.Command, l.Args...)
+			cmd.Env = env
+			cmd.Dir = t.TempDir() // not the checkout: hosts start servers anywhere
+			cmd.Stdin = strings.NewReader(wireInit + "\n")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			out, err := cmd.Output()
+			require.NoError(t, err, "%s %v under %v; stderr:\n%s", l.Command, l.Args, env, &stderr)
+			assert.Contains(t, string(out), `"protocolVersion":"2025-11-25"`, "the server answers initialize")
 		})
 	}
 }
