@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	segjson "github.com/segmentio/encoding/json"
@@ -130,8 +131,15 @@ func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
 // stringValue returns the string a raw JSON value holds, and whether it is
 // a string at all.
 func stringValue(raw json.RawMessage) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	// Most strings have no escapes: they are what is between the quotes.
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 && utf8.Valid(inner) {
+		return string(inner), true
+	}
 	var s string
-	if len(raw) == 0 || raw[0] != '"' || segjson.Unmarshal(raw, &s) != nil {
+	if segjson.Unmarshal(raw, &s) != nil {
 		return "", false
 	}
 	return s, true

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -18,9 +19,20 @@ import (
 // been read to its end and dropped.
 var errTooLong = errors.New("line too long")
 
-// read reads the input line by line until it ends, then drains.
-func (c *conn) read() {
+// next reads lines until one holds a message for the legacy session, and
+// returns it. It hands the modern session its messages, and answers the
+// lines no session is to see. When the input ends, it waits for the replies
+// to the requests read (drain), and returns io.EOF.
+//
+// The legacy session's Read calls next, on the SDK's own reading goroutine:
+// the common case costs no handoff between goroutines.
+func (c *conn) next() (jsonrpc.Message, error) {
 	for {
+		select {
+		case <-c.done:
+			return nil, io.EOF
+		default:
+		}
 		line, err := c.readLine()
 		switch {
 		case errors.Is(err, errTooLong):
@@ -30,12 +42,22 @@ func (c *conn) read() {
 			continue
 		case err != nil:
 			c.drain()
-			return
+			return nil, io.EOF
 		case len(bytes.Trim(line, " \t\r")) == 0:
 			continue // a blank line is no message
 		}
 		c.trace("read: ", line)
-		c.handle(line)
+		msg, era := c.handle(line)
+		switch {
+		case msg == nil:
+		case era == protocol.Legacy:
+			return msg, nil
+		default:
+			select {
+			case c.modern <- msg:
+			case <-c.done:
+			}
+		}
 	}
 }
 
@@ -73,9 +95,9 @@ func (c *conn) readLine() ([]byte, error) {
 	}
 }
 
-// handle answers a line that is not a request the SDK should see, and
-// hands the others to the session of their era.
-func (c *conn) handle(line []byte) {
+// handle answers a line that is not for a session, and returns the message
+// that is, and the era of the session it is for; or nil.
+func (c *conn) handle(line []byte) (jsonrpc.Message, protocol.Era) {
 	msg, err := protocol.Decode(line)
 	switch {
 	case msg.Response:
@@ -83,29 +105,31 @@ func (c *conn) handle(line []byte) {
 	case err != nil:
 		c.reply(msg.ID, err)
 	case msg.ID == nil:
-		c.notification(msg)
+		return c.notification(msg)
 	default:
-		c.request(msg, len(line))
+		return c.request(msg, len(line))
 	}
+	return nil, 0
 }
 
-// request checks a request and, unless it is refused, hands it to the
-// session of its era under an id of its own.
-func (c *conn) request(msg *protocol.Message, size int) {
+// request checks a request and, unless it refuses it, returns it under an id
+// of its own, with its era.
+func (c *conn) request(msg *protocol.Message, size int) (jsonrpc.Message, protocol.Era) {
 	era, err := c.opts.Methods.Check(msg, "")
 	if err != nil {
 		c.reply(msg.ID, err)
-		return
+		return nil, 0
 	}
 	id, err := c.admit(msg, era, size)
 	switch {
 	case errors.Is(err, errOver):
+		return nil, 0
 	case err != nil:
 		c.reply(nil, err)
-	default:
-		sdkID, _ := jsonrpc.MakeID(float64(id)) // an integer id cannot fail
-		c.send(era, &jsonrpc.Request{ID: sdkID, Method: msg.Method, Params: msg.Params})
+		return nil, 0
 	}
+	sdkID, _ := jsonrpc.MakeID(float64(id)) // an integer id cannot fail
+	return &jsonrpc.Request{ID: sdkID, Method: msg.Method, Params: msg.Params}, era
 }
 
 // errOver reports that the session is over.
@@ -152,46 +176,39 @@ func (c *conn) settleLocked(cl *call) {
 	}
 }
 
-// send hands msg to the session of era, unless the session is over.
-func (c *conn) send(era protocol.Era, msg jsonrpc.Message) {
-	select {
-	case c.sessions[era].in <- msg:
-	case <-c.done:
-	}
-}
-
-// notification hands to the legacy session the first
-// notifications/initialized, and acts on cancellations. It drops every
-// other notification: the server has no handler for them, and a flood of
-// them must not queue up in the SDK.
-func (c *conn) notification(msg *protocol.Message) {
+// notification returns the first notifications/initialized, for the legacy
+// session, and acts on cancellations. It drops every other notification:
+// the server has no handler for them, and a flood of them must not queue
+// up in the SDK.
+func (c *conn) notification(msg *protocol.Message) (jsonrpc.Message, protocol.Era) {
 	switch msg.Method {
 	case "notifications/cancelled":
-		c.cancel(msg.Params)
+		return c.cancel(msg.Params)
 	case "notifications/initialized":
 		c.mu.Lock()
 		first := !c.initialized
 		c.initialized = true
 		c.mu.Unlock()
 		if first {
-			c.send(protocol.Legacy, &jsonrpc.Request{Method: msg.Method, Params: msg.Params})
+			return &jsonrpc.Request{Method: msg.Method, Params: msg.Params}, protocol.Legacy
 		}
 	}
+	return nil, 0
 }
 
 // cancel handles a notifications/cancelled (MCP, "Cancellation"): its
 // request, if it is in flight, is counted as answered, its id is free for
-// the client to reuse, its reply will be dropped, and the SDK is told to
-// cancel the handler's context, under the request's own id. A cancellation
-// of anything else, or of initialize, which a client must not cancel, is
-// ignored.
-func (c *conn) cancel(params json.RawMessage) {
+// the client to reuse, its reply will be dropped, and cancel returns the
+// notification that tells the SDK to cancel the handler's context, under
+// the request's own id. A cancellation of anything else, or of initialize,
+// which a client must not cancel, is ignored.
+func (c *conn) cancel(params json.RawMessage) (jsonrpc.Message, protocol.Era) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    any             `json:"reason"`
 	}
 	if json.Unmarshal(params, &p) != nil {
-		return
+		return nil, 0
 	}
 	key, _ := protocol.CanonicalID(p.RequestID)
 	c.mu.Lock()
@@ -200,7 +217,7 @@ func (c *conn) cancel(params json.RawMessage) {
 	if !ok || cl.method == "initialize" {
 		c.mu.Unlock()
 		c.log.Debug("ignored a cancellation of no request in flight", "requestId", string(p.RequestID))
-		return
+		return nil, 0
 	}
 	cl.cancelled = true
 	delete(c.ids, string(key))
@@ -208,7 +225,7 @@ func (c *conn) cancel(params json.RawMessage) {
 	c.mu.Unlock()
 	c.log.Info("request cancelled by the client; its reply will not be sent",
 		"id", string(cl.id), "method", cl.method, "reason", p.Reason)
-	c.send(cl.era, &jsonrpc.Request{Method: "notifications/cancelled", Params: fmt.Appendf(nil, `{"requestId":%d}`, id)})
+	return &jsonrpc.Request{Method: "notifications/cancelled", Params: fmt.Appendf(nil, `{"requestId":%d}`, id)}, cl.era
 }
 
 // write writes a message from a session: a reply goes out under its

@@ -34,9 +34,9 @@ const (
 	DefaultGracePeriod = 5 * time.Second
 )
 
-// closeWait is how long Serve waits, once the session is over, for the
-// SDK's sessions to end: a handler blocked in a write to a client that
-// has stopped reading would keep them waiting for ever.
+// closeWait is how long Serve waits, once the input has ended and been
+// drained, for the SDK's sessions to end: a handler blocked in a write to
+// a client that has stopped reading would keep them waiting for ever.
 const closeWait = time.Second
 
 // Options configure Serve. The zero Options serve standard input and output
@@ -80,11 +80,14 @@ func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 			return err
 		}
 	}
-	go c.read()
 	select {
 	case <-c.done:
 	case <-ctx.Done():
+		// Nothing more is written: handlers still running have nothing
+		// to wait for, and the legacy session may be in a read of the
+		// input that nothing interrupts.
 		c.close()
+		return nil
 	}
 	ended := make(chan struct{})
 	go func() {
@@ -104,18 +107,23 @@ func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 // A sessionConn is the mcp.Transport, and mcp.Connection, of one of the
 // two sessions: the messages of its era, read by the conn, and its replies.
 type sessionConn struct {
-	c  *conn
-	in chan jsonrpc.Message
-	ss *mcp.ServerSession
+	c   *conn
+	era protocol.Era
+	ss  *mcp.ServerSession
 }
 
 func (s *sessionConn) Connect(context.Context) (mcp.Connection, error) { return s, nil }
 
 // Read returns the next message for the session, or io.EOF once the
-// session is over: the SDK writes nothing after a failed Read.
+// session is over: the SDK writes nothing after a failed Read. The legacy
+// session reads the input (see conn.next); the modern session waits for
+// what conn.next hands it.
 func (s *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	if s.era == protocol.Legacy {
+		return s.c.next()
+	}
 	select {
-	case msg := <-s.in:
+	case msg := <-s.c.modern:
 		return msg, nil
 	case <-s.c.done:
 		return nil, io.EOF
@@ -136,7 +144,8 @@ type conn struct {
 	in       *bufio.Reader
 	long     []byte // a line longer than in's buffer, being read
 	log      *slog.Logger
-	sessions map[protocol.Era]*sessionConn
+	sessions []*sessionConn
+	modern   chan jsonrpc.Message // to the modern session
 
 	outMu sync.Mutex // held while a line is written: one Write per line
 
@@ -191,10 +200,8 @@ func newConn(opts Options) *conn {
 		settled: make(chan struct{}, 1),
 		done:    make(chan struct{}),
 	}
-	c.sessions = map[protocol.Era]*sessionConn{}
-	for _, era := range []protocol.Era{protocol.Legacy, protocol.Modern} {
-		c.sessions[era] = &sessionConn{c: c, in: make(chan jsonrpc.Message)}
-	}
+	c.modern = make(chan jsonrpc.Message)
+	c.sessions = []*sessionConn{{c: c, era: protocol.Legacy}, {c: c, era: protocol.Modern}}
 	return c
 }
 
