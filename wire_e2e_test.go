@@ -21,6 +21,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcp-hello-tools/tools"
 )
 
 // The tests in this file check the wire-robustness promises through the
@@ -220,7 +222,7 @@ func TestWireSignalWhileStdoutFull(t *testing.T) {
 			s := startWireServer(t)
 			s.send(t, wireInit)
 			s.send(t, wireInitialized)
-			message := strings.Repeat("y", 1<<20) // a reply of 1 MiB fills the pipe
+			message := strings.Repeat("y", tools.MaxEchoLength) // a reply of a megabyte fills the pipe
 			for id := range 3 {
 				s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`, 10+id, message))
 			}

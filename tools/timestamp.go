@@ -32,7 +32,7 @@ type TimestampOutput struct {
 	Format    string `json:"format" jsonschema:"The format of timestamp: iso8601, unix or human."`
 	Timezone  string `json:"timezone" jsonschema:"The IANA time zone used, spelled as the tz database spells it."`
 	UTCOffset string `json:"utc_offset" jsonschema:"The zone's offset from UTC at that instant, as +hh:mm or -hh:mm."`
-	IsDST     bool   `json:"is_dst" jsonschema:"Whether daylight saving time is in effect in the zone at that instant."`
+	IsDST     bool   `json:"is_dst" jsonschema:"True when the zone is on summer (daylight saving) time at that instant: its clocks are ahead of its standard time, the lowest UTC offset it uses from six months before the instant to six months after. False otherwise, and always false in zones with one offset all year."`
 	Unix      int64  `json:"unix" jsonschema:"The instant in whole seconds since 1970-01-01T00:00:00Z."`
 }
 
@@ -55,6 +55,12 @@ func (e *FormatError) Error() string {
 // Timestamp returns a *FormatError for an unknown format and a *ZoneError
 // for anything that is not a zone name: "Local", abbreviations such as
 // "PST", offsets such as "+05:00", Windows names, file paths.
+//
+// IsDST says whether the zone is on summer time at t: its UTC offset is
+// above the lowest it uses from six months before t to six months after.
+// That is not what time.Time.IsDST says where the tz database marks the
+// lower offset as DST ("negative DST"): Europe/Dublin is on summer time in
+// July, at +01:00, and Africa/Casablanca outside Ramadan, at +01:00.
 func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 	if format == "" {
 		format = FormatISO8601
@@ -71,7 +77,7 @@ func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 		Format:    format,
 		Timezone:  name,
 		UTCOffset: t.Format("-07:00"),
-		IsDST:     t.IsDST(),
+		IsDST:     onSummerTime(t),
 		Unix:      t.Unix(),
 	}
 	switch format {
@@ -108,7 +114,7 @@ Arguments, both optional:
 
 Legacy names in the database are accepted with the database's meaning, which is not what people usually expect: EST, MST and HST are fixed offsets with no daylight saving time (EST is UTC-05:00 all year; use America/New_York for New York), and the Etc/GMT zones have the sign inverted (Etc/GMT+5 is UTC-05:00, Etc/GMT-14 is UTC+14:00).
 
-The result gives timestamp, format, timezone (as the database spells it), utc_offset (+hh:mm), is_dst and unix (seconds).`
+The result gives timestamp, format, timezone (as the database spells it), utc_offset (+hh:mm), is_dst and unix (seconds). is_dst: true when the zone is on summer (daylight saving) time: its clocks are ahead of its standard time, which is the lowest UTC offset it uses in the six months before and after the instant. So Europe/Dublin is true in July and false in January, Africa/Casablanca is true except during Ramadan, and zones with one offset all year (UTC, Asia/Tokyo, EST) are always false.`
 
 // timestampInputSchema is TimestampInput's schema, as the SDK would infer
 // it, with the formats as an enum: the SDK then refuses any other format

@@ -54,6 +54,36 @@ func ExampleTimestamp_fallBack() {
 	// Sunday, 1 November 2026, 01:30:00 EST (UTC-05:00) false
 }
 
+// IsDST says whether the zone is on summer time: its clocks ahead of its
+// standard time. time.Time.IsDST says the opposite for these two zones:
+// Ireland's standard time is its summer time (IST, UTC+01:00), and Morocco,
+// on UTC+01:00 all year, goes back an hour for Ramadan.
+func ExampleTimestamp_summerTime() {
+	for _, c := range []struct{ zone, at string }{
+		{"Europe/Dublin", "2026-01-15T12:00:00Z"},
+		{"Europe/Dublin", "2026-07-15T12:00:00Z"},
+		{"Africa/Casablanca", "2026-03-01T12:00:00Z"}, // Ramadan
+		{"Africa/Casablanca", "2026-07-15T12:00:00Z"},
+	} {
+		t, err := time.Parse(time.RFC3339, c.at)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		out, err := tools.Timestamp(t, "human", c.zone)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(out.Timestamp, out.IsDST)
+	}
+	// Output:
+	// Thursday, 15 January 2026, 12:00:00 GMT (UTC+00:00) false
+	// Wednesday, 15 July 2026, 13:00:00 IST (UTC+01:00) true
+	// Sunday, 1 March 2026, 12:00:00 (UTC+00:00) false
+	// Wednesday, 15 July 2026, 13:00:00 (UTC+01:00) true
+}
+
 // Where the tz database has no abbreviation for a zone, the human format
 // gives only the offset. Legacy Etc/GMT names invert the sign.
 func ExampleTimestamp_offsets() {

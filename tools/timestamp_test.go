@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -163,7 +164,8 @@ func TestTimestampInputSchema(t *testing.T) {
 }
 
 // TestTimestampDescription checks that the description tells the model
-// what the schema does not: each default, and the two legacy traps.
+// what the schema does not: each default, the two legacy traps, and what
+// is_dst means where the tz database's DST mark says otherwise.
 func TestTimestampDescription(t *testing.T) {
 	for _, want := range []string{
 		`"iso8601" (the default, when format is omitted)`,
@@ -171,8 +173,29 @@ func TestTimestampDescription(t *testing.T) {
 		"EST is UTC-05:00 all year",
 		"Etc/GMT+5 is UTC-05:00",
 		"Local",
+		"is_dst: true when the zone is on summer (daylight saving) time: its clocks are ahead of its standard time",
+		"Europe/Dublin is true in July and false in January",
+		"Africa/Casablanca is true except during Ramadan",
 	} {
 		assert.Contains(t, timestampDescription, want)
+	}
+}
+
+// TestTimestampOutputSchema checks that the outputSchema defines is_dst by
+// the clocks, as onSummerTime computes it, and not by the tz database's
+// DST mark.
+func TestTimestampOutputSchema(t *testing.T) {
+	schema, err := jsonschema.For[TimestampOutput](nil)
+	require.NoError(t, err)
+	isDST, ok := schema.Properties["is_dst"]
+	require.True(t, ok, "jsonschema.For[TimestampOutput]: no is_dst")
+	for _, want := range []string{
+		"summer (daylight saving) time",
+		"ahead of its standard time",
+		"the lowest UTC offset it uses from six months before the instant to six months after",
+		"always false in zones with one offset all year",
+	} {
+		assert.Contains(t, isDST.Description, want, "jsonschema.For[TimestampOutput]: is_dst description")
 	}
 }
 

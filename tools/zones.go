@@ -27,8 +27,8 @@ import (
 // tzdata than the Go toolchain the binary was built with) and otherwise
 // uses the embedded copy.
 
-// zoneByFold maps each zone name in lower case to its spelling in the
-// database. No two names in the database differ only in case; a test
+// zoneByFold maps each zone name, folded by foldASCII, to its spelling in
+// the database. No two names in the database differ only in case; a test
 // checks it.
 var zoneByFold = func() map[string]string {
 	m := make(map[string]string, len(zoneNames))
@@ -39,9 +39,14 @@ var zoneByFold = func() map[string]string {
 }()
 
 // foldASCII lower-cases the ASCII letters of s and leaves every other
-// character alone. Zone names are ASCII; folding other letters as
-// strings.ToLower does would let "Europe/PARİS", with a Turkish dotted
-// capital I, match Europe/Paris.
+// character alone. Every lookup of a name in zones.go (zone names, the path
+// after "zoneinfo/", abbreviations, Windows names, bare cities) goes
+// through it, so a name matches or is suggested by one rule. Zone names,
+// abbreviations and Windows names are ASCII; strings.ToLower and
+// strings.ToUpper would also map four other letters to ASCII ones (İ, the
+// Turkish dotted capital I, to i; K, the Kelvin sign, to k; ı, the dotless
+// small i, to I; ſ, the long s, to S), so "Europe/PARİS" would match
+// Europe/Paris and "ıst" would be taken for IST.
 func foldASCII(s string) string {
 	return strings.Map(func(r rune) rune {
 		if 'A' <= r && r <= 'Z' {
@@ -120,31 +125,30 @@ func (e *ZoneError) Error() string {
 // and suggests the zones it may have meant.
 func refuse(name string) *ZoneError {
 	trimmed := strings.TrimSpace(name)
-	upper := strings.ToUpper(trimmed)
+	folded := foldASCII(trimmed)
 	switch {
 	case trimmed == "":
 		return &ZoneError{Zone: name, reason: "is blank; omit timezone for UTC"}
-	case upper == "LOCAL":
+	case folded == "local":
 		return &ZoneError{Zone: name, reason: "would be the server's own time zone, which says nothing about the user's"}
 	case strings.Contains(name, "..") || strings.Contains(name, `\`) || strings.HasPrefix(name, "/"):
 		e := &ZoneError{Zone: name, reason: "is a file path, not a time zone name"}
 		// "/usr/share/zoneinfo/Europe/Paris" names a zone after all.
 		if _, rest, ok := strings.Cut(name, "zoneinfo/"); ok {
-			if z, ok := zoneByFold[strings.ToLower(rest)]; ok {
+			if z, ok := zoneByFold[foldASCII(rest)]; ok {
 				e.Suggestions = []string{z}
 			}
 		}
 		return e
 	}
-	if zones, ok := abbreviations[upper]; ok {
+	if zones, ok := abbreviationByFold[folded]; ok {
 		return &ZoneError{Zone: name, Suggestions: zones,
 			reason: "is a time zone abbreviation, not an IANA zone name; abbreviations are ambiguous and do not say when daylight saving time begins or ends"}
 	}
 	if e := refuseOffset(name, trimmed); e != nil {
 		return e
 	}
-	windows := strings.ToLower(trimmed)
-	windows = strings.Replace(windows, " daylight time", " standard time", 1)
+	windows := strings.Replace(folded, " daylight time", " standard time", 1)
 	if zone, ok := windowsZones[windows]; ok {
 		return &ZoneError{Zone: name, Suggestions: []string{zone},
 			reason: "is a Windows time zone name, not an IANA zone name"}
@@ -193,7 +197,7 @@ func refuseOffset(name, trimmed string) *ZoneError {
 // underscores ("America/New York"), or, for a bare city, the zones whose
 // last element is that city ("new york" suggests "America/New_York").
 func nearZones(name string) []string {
-	name = strings.ToLower(strings.ReplaceAll(name, " ", "_"))
+	name = foldASCII(strings.ReplaceAll(name, " ", "_"))
 	if z, ok := zoneByFold[name]; ok {
 		return []string{z}
 	}
@@ -202,7 +206,7 @@ func nearZones(name string) []string {
 	}
 	var near []string
 	for _, z := range zoneNames {
-		if i := strings.LastIndexByte(z, '/'); i >= 0 && strings.ToLower(z[i+1:]) == name {
+		if i := strings.LastIndexByte(z, '/'); i >= 0 && foldASCII(z[i+1:]) == name {
 			near = append(near, z)
 		}
 	}
@@ -267,10 +271,20 @@ var abbreviations = map[string][]string{
 	"NZDT": {"Pacific/Auckland"},
 }
 
-// windowsZones maps the most common Windows time zone names, in lower case,
-// to the IANA zone that Unicode CLDR's windowsZones.xml gives for them
-// (territory "001"). A name with "Daylight Time" is looked up with
-// "Standard Time" instead.
+// abbreviationByFold is abbreviations keyed by foldASCII of each
+// abbreviation, as refuse looks them up.
+var abbreviationByFold = func() map[string][]string {
+	m := make(map[string][]string, len(abbreviations))
+	for abbr, zones := range abbreviations {
+		m[foldASCII(abbr)] = zones
+	}
+	return m
+}()
+
+// windowsZones maps the most common Windows time zone names, in lower case
+// as foldASCII folds them, to the IANA zone that Unicode CLDR's
+// windowsZones.xml gives for them (territory "001"). A name with "Daylight
+// Time" is looked up with "Standard Time" instead.
 var windowsZones = map[string]string{
 	"hawaiian standard time":         "Pacific/Honolulu",
 	"alaskan standard time":          "America/Anchorage",

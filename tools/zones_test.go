@@ -67,7 +67,26 @@ func TestRefusedZones(t *testing.T) {
 		{"Heure normale d’Europe centrale", nil, "not a zone"},
 		{"Mars/Olympus_Mons", nil, "not a zone"},
 		{"Europe/Pariss", nil, "not a zone"},
-		{"Europe/PARİS", []string{"Europe/Paris"}, "not a zone"}, // a Turkish dotted capital I
+
+		// Names, abbreviations and Windows names are matched, and
+		// suggested, ignoring the case of ASCII letters only: Unicode's
+		// case mappings would also take İ, K, ı and ſ to ASCII letters.
+		{"EUROPE/PARIS ", []string{"Europe/Paris"}, "not a zone"},
+		{"Europe/PARİS", nil, "not a zone"}, // U+0130, Turkish dotted capital I, lower-cased "i" by Unicode
+		{"europe/PARİS", nil, "not a zone"},
+		{"/usr/share/zoneinfo/europe/PARIS", []string{"Europe/Paris"}, "file path"},
+		{"/usr/share/zoneinfo/Europe/PARİS", nil, "file path"},
+		{"NEW YORK", []string{"America/New_York"}, "not a zone"},
+		{"new yor\u212a", nil, "not a zone"}, // U+212A, Kelvin sign, lower-cased "k" by Unicode
+		{"america/new yor\u212a", nil, "not a zone"},
+		{"PARIS", []string{"Europe/Paris"}, "not a zone"},
+		{"parİs", nil, "not a zone"},
+		{"INDIA STANDARD TIME", []string{"Asia/Kolkata"}, "Windows time zone name"},
+		{"İndia Standard Time", nil, "not a zone"},
+		{"\u212aorea Standard Time", nil, "not a zone"},
+		{"ist", []string{"Asia/Kolkata", "Europe/Dublin", "Asia/Jerusalem"}, "abbreviation"},
+		{"ıst", nil, "not a zone"},      // U+0131, Turkish dotless small i, upper-cased "I" by Unicode
+		{"P\u017fT", nil, "not a zone"}, // U+017F, long s, upper-cased "S" by Unicode
 	}
 	for _, tt := range tests {
 		t.Run(tt.zone, func(t *testing.T) {
@@ -166,9 +185,10 @@ func TestZoneNamesLoad(t *testing.T) {
 // EST, CET or MST are accepted, never refused).
 func TestSuggestionTables(t *testing.T) {
 	isZone := func(name string) bool {
-		_, ok := zoneByFold[strings.ToLower(name)]
+		_, ok := zoneByFold[foldASCII(name)]
 		return ok
 	}
+	assert.Len(t, abbreviationByFold, len(abbreviations), "two abbreviations differ only in case")
 	for abbr, zones := range abbreviations {
 		assert.False(t, isZone(abbr), "abbreviations[%q]: a zone in the database", abbr)
 		assert.Equal(t, strings.ToUpper(abbr), abbr, "abbreviations[%q]: not upper case", abbr)
