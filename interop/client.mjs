@@ -44,8 +44,9 @@ try {
 await check("initialize: server info and capabilities", async () => {
   const info = client.getServerVersion();
   expect(info?.name === "mcp-hello-tools", `serverInfo.name is ${info?.name}`);
-  // interop/run skips the conformance scenarios of the capabilities the
-  // server does not advertise (logging, resources, prompts): keep both in step.
+  // interop/expected-failures/ lists the conformance checks of the
+  // capabilities the server does not advertise (logging, completions,
+  // resources, prompts): keep both in step.
   const caps = Object.keys(client.getServerCapabilities() ?? {}).sort();
   expect(caps.join() === "tools", `capabilities are ${caps}, want tools only (see interop/run)`);
 });
