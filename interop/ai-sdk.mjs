@@ -2,9 +2,9 @@
 // (@ai-sdk/mcp), with its default settings, as an AI SDK application would:
 // createMCPClient, then tools(), which lists the tools and wraps each in an
 // AI SDK tool whose execute sends tools/call. By default the client probes
-// with server/discover at 2026-07-28 and, over HTTP, does not fall back to
-// initialize on its own (over stdio a probe that times out does): the check
-// wants 2026-07-28 negotiated. It prints one line per check, "PASS what" or
+// with server/discover at 2026-07-28 and does not fall back to initialize
+// when the server answers (over stdio, a probe unanswered after 1 s does):
+// the check wants 2026-07-28 negotiated. It prints one line per check, "PASS what" or
 // "FAIL what: why", and exits with status 1 if any check failed.
 //
 // @ai-sdk/mcp needs Node.js 22 or later: interop/run runs it with the Node
@@ -18,7 +18,7 @@
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createMCPClient } from "@ai-sdk/mcp";
+import { createMCPClient, MCPClientError } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { expectToolError, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
@@ -92,7 +92,7 @@ await check("an unknown tool is JSON-RPC error -32602", async () => {
   try {
     await client.callTool({ name: "no_such_tool", arguments: {} });
   } catch (err) {
-    expect(err.name === "MCPClientError" && err.code === -32602, `got ${err}`);
+    expect(MCPClientError.isInstance(err) && err.code === -32602, `got ${err}`);
     return;
   }
   throw new Error("the call succeeded");
