@@ -136,46 +136,53 @@ function judge(revision, file, scenario, checks, baseline) {
   }
 }
 
-for (const revision of revisions) {
-  const file = join("interop", "expected-failures", `${revision}.yaml`);
-  const baseline = readBaseline(join(here, "expected-failures", `${revision}.yaml`));
+// runSuite runs the requirement set of revision with its baseline, and
+// returns the suite's exit status, its output, the scenarios in the order it
+// ran them, and the checks of each.
+function runSuite(revision, baselineFile) {
   const out = mkdtempSync(join(tmpdir(), `mcp-hello-tools-conformance-${revision}-`));
   try {
-    const run = spawnSync(
-      process.execPath,
-      [suite, "server", "--url", url, "--requirements", revision, "--expected-failures", join(here, "expected-failures", `${revision}.yaml`), "-o", out],
-      { encoding: "utf8", maxBuffer: 64 << 20 },
-    );
+    const args = ["server", "--url", url, "--requirements", revision, "--expected-failures", baselineFile, "-o", out];
+    const run = spawnSync(process.execPath, [suite, ...args], { encoding: "utf8", maxBuffer: 64 << 20 });
     const output = `${run.stdout}${run.stderr}`.replace(/\x1b\[[0-9;]*m/g, "");
-    const failuresBefore = failures;
-
-    // The suite names each scenario as it starts it, and saves its checks
-    // in server-SCENARIO-TIMESTAMP/checks.json.
+    // The suite names each scenario as it starts it, and saves its checks in
+    // server-SCENARIO-TIMESTAMP/checks.json.
     const scenarios = [...output.matchAll(/^=== Running scenario: (\S+) ===$/gm)].map((m) => m[1]);
-    const dirs = new Map(
-      readdirSync(out)
-        .map((d) => [d.match(/^server-(.+)-\d{4}-\d\d-\d\dT/)?.[1], d])
-        .filter(([s]) => s),
-    );
-    for (const scenario of scenarios) {
-      const dir = dirs.get(scenario);
-      if (!dir) {
-        line("FAIL", `conformance ${revision}: ${scenario}: the suite saved no results`);
-        continue;
-      }
-      judge(revision, file, scenario, JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")), baseline);
+    const checks = new Map();
+    for (const dir of readdirSync(out)) {
+      const scenario = dir.match(/^server-(.+)-\d{4}-\d\d-\d\dT/)?.[1];
+      if (scenario) checks.set(scenario, JSON.parse(readFileSync(join(out, dir, "checks.json"), "utf8")));
     }
-    for (const scenario of new Set(baseline.map((e) => e.scenario))) {
-      if (!scenarios.includes(scenario)) {
-        line("FAIL", `conformance ${revision}: ${scenario} is in ${file}, but the suite did not run it`);
-      }
-    }
-    if (scenarios.length === 0 || (run.status !== 0 && failures === failuresBefore)) {
-      line("FAIL", `conformance ${revision}: the suite exited with status ${run.status ?? run.signal}; its output ends:`);
-      console.log(output.trim().split("\n").slice(-15).join("\n"));
-    }
+    return { status: run.status ?? run.signal, output, scenarios, checks };
   } finally {
     rmSync(out, { recursive: true, force: true });
+  }
+}
+
+for (const revision of revisions) {
+  const file = `interop/expected-failures/${revision}.yaml`;
+  const baselineFile = join(here, "expected-failures", `${revision}.yaml`);
+  const baseline = readBaseline(baselineFile);
+  const failuresBefore = failures;
+  for (const e of baseline.filter((e) => !e.reason)) {
+    line("FAIL", `conformance ${revision}: ${e.check ? `${e.scenario}:${e.check}` : e.scenario} has no reason in ${file}: say why in a comment above its group`);
+  }
+
+  const { status, output, scenarios, checks } = runSuite(revision, baselineFile);
+  for (const scenario of scenarios) {
+    if (checks.has(scenario)) judge(revision, file, scenario, checks.get(scenario), baseline);
+    else line("FAIL", `conformance ${revision}: ${scenario}: the suite saved no results`);
+  }
+  for (const scenario of new Set(baseline.map((e) => e.scenario))) {
+    if (!scenarios.includes(scenario)) {
+      line("FAIL", `conformance ${revision}: ${scenario} is in ${file}, but the suite did not run it`);
+    }
+  }
+  // The suite judges the scored scenarios with the same baseline: it must
+  // agree, and a run that broke down says why at the end of its output.
+  if (scenarios.length === 0 || (status !== 0 && failures === failuresBefore)) {
+    line("FAIL", `conformance ${revision}: the suite exited with status ${status}; its output ends:`);
+    console.log(output.trim().split("\n").slice(-15).join("\n"));
   }
 }
 
