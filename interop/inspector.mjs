@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { checker, expect } from "./check.mjs";
 
 const run = promisify(execFile);
 const [binary, checkout] = process.argv.slice(2);
@@ -45,22 +46,7 @@ const callTool = (tool, args) => [
   ...Object.entries(args).flatMap(([k, v]) => ["--tool-arg", `${k}=${v}`]),
 ];
 
-let failures = 0;
-
-// check runs one check: fn throws to fail it.
-async function check(what, fn) {
-  try {
-    await fn();
-    console.log(`PASS inspector: ${what}`);
-  } catch (err) {
-    failures++;
-    console.log(`FAIL inspector: ${what}: ${err.stderr?.trim() || err.message}`);
-  }
-}
-
-function expect(cond, message) {
-  if (!cond) throw new Error(message);
-}
+const { check, failed } = checker("inspector");
 
 // toolResult checks a tools/call result: isError as wanted, and a text block.
 function toolResult(res, wantError) {
@@ -133,4 +119,4 @@ try {
   await rm(dir, { recursive: true, force: true });
 }
 
-process.exit(failures > 0 ? 1 : 0);
+process.exit(failed() ? 1 : 0);
