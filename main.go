@@ -51,6 +51,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -60,6 +61,11 @@ import (
 	"mcp-hello-tools/internal/stdio"
 	"mcp-hello-tools/tools"
 )
+
+// memoryLimit is the heap size past which the garbage collector works
+// harder: far above the 10 MiB the server needs, and below what a few of
+// the largest requests (8 MiB each) would grow it to.
+const memoryLimit = 128 << 20
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -111,6 +117,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrOut 
 	// A client may close our stderr or stdout early: a write then fails
 	// with EPIPE instead of killing the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
+	// go-sdk copies a request several times over as it decodes and checks
+	// it: a request of 8 MiB makes hundreds of MiB of garbage. Collecting
+	// it harder as the heap nears memoryLimit keeps the process near what
+	// it holds. (GOMEMLIMIT, if set, has the last word.)
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(memoryLimit)
+	}
 	logs := stderr.NewLogWriter(stderrOut)
 	defer logs.Flush(time.Second)
 	logger := slog.New(slog.NewTextHandler(logs, nil))

@@ -108,10 +108,10 @@ func Served(caps *mcp.ServerCapabilities) Methods {
 }
 
 // Check returns the era m is served in, and the error it is refused with,
-// if it is: a method not served in its era (-32601), params that are not
-// what the method takes (-32602), a modern request without its protocol
-// version (-32602), or with a version the server does not serve (-32022),
-// or whose MCP-Protocol-Version header differs from it (-32020).
+// if it is, in this order: a modern request without its protocol version
+// (-32602), whose MCP-Protocol-Version header differs from it (-32020), or
+// with a version the server does not serve (-32022); a method not served in
+// its era (-32601); params that are not what the method takes (-32602).
 //
 // header is the MCP-Protocol-Version header of an HTTP request, or "". A
 // request is modern if it carries a protocol version in _meta, or its
@@ -123,21 +123,21 @@ func (ms Methods) Check(m *Message, header string) (Era, error) {
 	if hasVersion || header >= ModernVersion || methods[m.Method].eras == Modern {
 		era = Modern
 	}
-	eras, served := ms[m.Method]
-	switch {
-	case !served || eras&era == 0:
+	if era == Modern {
+		switch {
+		case version == "":
+			return era, Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s params must carry the protocol version in "+
+				`"_meta": {%q: %q}, with the client's capabilities in %q`,
+				m.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
+		case header != "" && header != version:
+			return era, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
+				cut([]byte(header)), cut([]byte(version)))
+		case version < ModernVersion || !slices.Contains(Versions, version):
+			return era, unsupported(version)
+		}
+	}
+	if eras, served := ms[m.Method]; !served || eras&era == 0 {
 		return era, methodNotFound(m.Method, era)
-	case era == Legacy:
-		return era, checkParams(m)
-	case version == "":
-		return era, Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s params must carry the protocol version in "+
-			`"_meta": {%q: %q}, with the client's capabilities in %q`,
-			m.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
-	case header != "" && header != version:
-		return era, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
-			cut([]byte(header)), cut([]byte(version)))
-	case version < ModernVersion || !slices.Contains(Versions, version):
-		return era, unsupported(version)
 	}
 	return era, checkParams(m)
 }
@@ -205,7 +205,8 @@ func checkParams(m *Message) error {
 	case method.params == nil:
 		return nil
 	}
-	_, err := segjson.Parse(m.Params, method.params(), segjson.DontMatchCaseInsensitiveStructFields)
+	// ZeroCopy: the value is only checked, and dropped.
+	_, err := segjson.Parse(m.Params, method.params(), segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
 	var typeErr *segjson.UnmarshalTypeError
 	switch {
 	case errors.As(err, &typeErr) && typeErr.Field != "":

@@ -69,6 +69,8 @@ func TestCheck(t *testing.T) {
 			"", Modern, mcp.CodeUnsupportedProtocolVersion, `unsupported protocol version "1900-01-01"`},
 		{"legacy version in _meta", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`,
 			"", Modern, mcp.CodeUnsupportedProtocolVersion, "2025-11-25 is served after an initialize handshake"},
+		{"unsupported version before unknown method", "ping", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}`,
+			"", Modern, mcp.CodeUnsupportedProtocolVersion, `unsupported protocol version "2099-01-01"`},
 		{"header differs from _meta", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}`,
 			"2026-07-28", Modern, mcp.CodeHeaderMismatch, `header "2026-07-28" differs from "2099-01-01"`},
 
