@@ -57,10 +57,14 @@ ParseFloat rounds them.
 
 An expression may be at most MaxLength (10,000) characters long, checked
 before anything else, and may nest at most MaxDepth (200) levels deep, where
-each parenthesis pair, sign and '^' adds a level to what it encloses. Chains
-of binary operators such as 1+1+…+1 do not nest: they are loops in the
-parser and in Eval, and are limited only by the length. So neither Parse nor
-Eval can use more stack than MaxDepth levels require, whatever the input.
+each parenthesis pair, sign and '^' adds a level to what it encloses.
+
+A chain of binary operators such as 1+1+…+1 does not nest: the parser reads
+it in a loop. Its tree, though, is as deep as the chain is long, and Eval and
+String walk the tree by plain recursion. The length limit bounds that depth:
+10,000 characters hold at most 5,000 operators. So Parse, Eval and String
+each take time linear in the expression's length, and a few thousand levels
+of stack at most, whatever the input.
 
 # Errors
 

@@ -87,7 +87,7 @@ func (l *lexer) errorf(format string, args ...any) token {
 }
 
 // pos returns the position of the next unread byte.
-func (l *lexer) pos() pos { return pos{int32(l.offset), int32(l.column)} }
+func (l *lexer) pos() pos { return pos{l.offset, l.column} }
 
 // number scans a decimal number:
 //

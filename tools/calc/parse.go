@@ -30,7 +30,7 @@ func Parse(expression string) (Node, error) {
 	if err := checkLength(expression); err != nil {
 		return nil, err
 	}
-	p := &parser{lex: newLexer(expression), nodes: newArena(expression)}
+	p := &parser{lex: newLexer(expression)}
 	p.next()
 	if p.tok.kind == tokenEOF {
 		return nil, p.errorf(p.tok, nil, "the expression is empty; write one such as 2 * (3 + 4)")
@@ -78,7 +78,6 @@ type parser struct {
 	tok   token     // the current token, not yet consumed
 	prev  tokenKind // the kind of the token before it
 	depth int       // levels of nesting entered so far
-	nodes arena     // where the tree's nodes come from
 }
 
 // next moves to the next token.
@@ -130,7 +129,7 @@ func (p *parser) unary() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.nodes.unary(UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}), nil
+	return &UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
 }
 
 // power = operand [ "^" unary ] .
@@ -229,28 +228,13 @@ func describe(t token) string {
 
 // binary makes the node for the operator op applied to x and y.
 func (p *parser) binary(op token, x, y Node) *BinaryNode {
-	return p.nodes.binary(BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y})
+	return &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
 }
 
-// number makes the node for a number token.
-func (p *parser) number(t token) *NumberNode {
-	return p.nodes.number(NumberNode{pos: t.pos, Text: t.text, Value: value(t.text)})
-}
-
-// value returns the float64 nearest to a number the lexer has accepted.
-// Most numbers people write are small integers, which float64 holds
-// exactly; value converts those itself, several times faster than
-// strconv.ParseFloat, which handles the rest. The lexer has checked the
+// number makes the node for a number token. The lexer has checked the
 // syntax, so ParseFloat can fail only with a range error, for which it
 // returns ±Inf: Eval reports that.
-func value(text string) float64 {
-	if len(text) <= 15 && digits(text, 0) == len(text) { // under 10^15 < 2^53: exact
-		n := 0
-		for _, c := range []byte(text) {
-			n = n*10 + int(c-'0')
-		}
-		return float64(n)
-	}
-	v, _ := strconv.ParseFloat(text, 64)
-	return v
+func (p *parser) number(t token) *NumberNode {
+	v, _ := strconv.ParseFloat(t.text, 64)
+	return &NumberNode{pos: t.pos, Text: t.text, Value: v}
 }

@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -100,17 +99,4 @@ func TestErrorColumn(t *testing.T) {
 	assert.EqualError(t, err, "column 9: expected a number or '(', found end of expression")
 	_, _, err = Evaluate(strings.Repeat("é", 5) + "/")
 	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)")
-}
-
-// TestValue checks value's shortcut for integers against strconv.ParseFloat,
-// around the 15 digits where the shortcut stops and ParseFloat takes over.
-func TestValue(t *testing.T) {
-	for _, text := range []string{
-		"0", "7", "007", "12", "999999999999999", "1000000000000000",
-		"9007199254740993", "123456789012345678901234567890",
-		"3.5", ".5", "5.", "1e3", "2.5E-3", "1e400", "1e-400",
-	} {
-		want, _ := strconv.ParseFloat(text, 64)
-		assert.Equal(t, want, value(text), "value(%q)", text)
-	}
 }
