@@ -68,7 +68,8 @@ func Evaluate(expression string) (value float64, tree Node, err error) {
 	return value, tree, err
 }
 
-// apply returns x n.Op y, or an error if that is a division by zero or not finite.
+// apply returns x n.Op y, or an error if that is a division by zero or not
+// finite. Every operator in the table (operator.go) needs a case here.
 func apply(n *BinaryNode, x, y float64) (float64, error) {
 	var z float64
 	switch n.Op {
@@ -86,6 +87,8 @@ func apply(n *BinaryNode, x, y float64) (float64, error) {
 		z = x / y
 	case '^':
 		z = math.Pow(x, y)
+	default:
+		return 0, errorAt(n.pos, nil, "unknown operator '%c'; give it a case in apply, in eval.go", n.Op)
 	}
 	if !math.IsInf(z, 0) && !math.IsNaN(z) {
 		return z, nil
@@ -103,7 +106,3 @@ func apply(n *BinaryNode, x, y float64) (float64, error) {
 
 // format prints a value in messages as the corpus and the MCP tool do.
 func format(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func errorAt(p pos, sentinel error, msg string, args ...any) *Error {
-	return &Error{Offset: p.offset, Column: p.column, Msg: fmt.Sprintf(msg, args...), Err: sentinel}
-}
