@@ -52,7 +52,7 @@ type UnaryNode struct {
 // that is not finite.
 type BinaryNode struct {
 	pos
-	Op          byte // the Symbol of one of Operators: '+', '-', '*', '/' or '^'
+	Op          byte // the Symbol of one of Operators, such as '*'
 	Left, Right Node
 }
 

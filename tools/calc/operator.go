@@ -14,7 +14,7 @@ import (
 // and which way a chain of it groups.
 type Operator struct {
 	Symbol     byte // one ASCII character: '+'
-	Precedence int  // 1 for + -, 2 for * /, 3 for ^: a higher one binds tighter
+	Precedence int  // from 1, the loosest (+), to 3, the tightest (^)
 	RightAssoc bool // whether a chain groups from the right: 2^3^2 = 2^(3^2)
 }
 
@@ -51,7 +51,7 @@ func precedence(c byte) int {
 	return 0
 }
 
-// symbols returns the operators as messages list them: "+ - * / ^".
+// symbols returns the operators as messages list them, such as "+ - * / ^".
 func symbols() string {
 	list := make([]string, len(operators))
 	for i, op := range operators {

@@ -94,9 +94,9 @@ func TestErrorColumn(t *testing.T) {
 		})
 	}
 	_, _, err := Evaluate("½ + 1 + )")
-	assert.EqualError(t, err, "column 1: unexpected '½'; the calculator accepts numbers, + - * / ^ and parentheses")
+	assert.EqualError(t, err, "column 1: unexpected '½'; the calculator accepts numbers, "+operatorList()+" and parentheses")
 	_, _, err = Evaluate("1 + 2 + ")
 	assert.EqualError(t, err, "column 9: expected a number or '(', found end of expression")
 	_, _, err = Evaluate(strings.Repeat("é", 5) + "/")
-	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)")
+	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, "+operatorList()+" and parentheses (there are no names or functions)")
 }
