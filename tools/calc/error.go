@@ -49,7 +49,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // errorAt returns an *Error at p, wrapping sentinel, with a message made as
 // fmt.Sprintf makes it.
 func errorAt(p pos, sentinel error, format string, args ...any) *Error {
-	return &Error{Offset: p.offset, Column: p.column, Msg: fmt.Sprintf(format, args...), Err: sentinel}
+	return &Error{Offset: int(p), Column: p.column(), Msg: fmt.Sprintf(format, args...), Err: sentinel}
 }
 
 // caretContext is how many characters Caret shows on each side of the fault.

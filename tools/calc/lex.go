@@ -31,16 +31,10 @@ type token struct {
 	text string // the token as written, or the message of a tokenError
 }
 
-// A lexer hands out the tokens of an expression, one per call of next. It
-// counts columns as well as bytes, so that messages can say "column 7"
-// even after multi-byte characters.
+// A lexer hands out the tokens of an expression, one per call of next.
 type lexer struct {
-	input string
-	pos   // of the next unread byte
-}
-
-func newLexer(input string) lexer {
-	return lexer{input: input, pos: pos{offset: 0, column: 1}}
+	input  string
+	offset int // of the next unread byte
 }
 
 // next returns the next token, or tokenEOF at the end of the input. After a
@@ -48,7 +42,6 @@ func newLexer(input string) lexer {
 func (l *lexer) next() token {
 	for l.offset < len(l.input) && isSpace(l.input[l.offset]) {
 		l.offset++
-		l.column++
 	}
 	if l.offset == len(l.input) {
 		return l.token(tokenEOF, 0)
@@ -66,17 +59,16 @@ func (l *lexer) next() token {
 	return l.unexpected()
 }
 
-// token makes a token of kind from the next n bytes (all ASCII) and moves past them.
+// token makes a token of kind from the next n bytes and moves past them.
 func (l *lexer) token(kind tokenKind, n int) token {
-	t := token{kind: kind, pos: l.pos, text: l.input[l.offset : l.offset+n]}
+	t := token{kind: kind, pos: pos(l.offset), text: l.input[l.offset : l.offset+n]}
 	l.offset += n
-	l.column += n
 	return t
 }
 
 // errorf makes a tokenError at the next unread byte.
 func (l *lexer) errorf(format string, args ...any) token {
-	return token{kind: tokenError, pos: l.pos, text: fmt.Sprintf(format, args...)}
+	return token{kind: tokenError, pos: pos(l.offset), text: fmt.Sprintf(format, args...)}
 }
 
 // number scans a decimal number:

@@ -15,23 +15,24 @@ type Node interface {
 	String() string
 	// Pos reports where the node is in the expression: a byte offset, 0-based.
 	Pos() int
-	// writeTo appends String's text to b, so that a tree prints in one
-	// buffer rather than as strings pasted together level by level. Being
-	// unexported, it also keeps the set of node types closed, as in
+	// writeTo appends String's text to b. Printing into one buffer takes
+	// time linear in the size of the tree; pasting strings together level
+	// by level would copy a long chain's text once per level. Being
+	// unexported, writeTo also keeps the set of node types closed, as in
 	// text/template/parse.
 	writeTo(b *strings.Builder)
 }
 
-// pos is where a token or node is in the expression. Nodes keep the column
-// as well as the offset so that Eval, which has no source text, can still
-// report "column 7".
-type pos struct {
-	offset int // bytes, 0-based
-	column int // characters, 1-based
-}
+// pos is where a token or node is in the expression: a byte offset, 0-based.
+type pos int
 
 // Pos returns the byte offset, 0-based.
-func (p pos) Pos() int { return p.offset }
+func (p pos) Pos() int { return int(p) }
+
+// column returns the position as a column, in characters, 1-based. That is
+// the offset plus one: the lexer stops at the first character that is not
+// ASCII, so every character before a token, or a node, is one byte.
+func (p pos) column() int { return int(p) + 1 }
 
 // NumberNode is a number as written in the expression.
 type NumberNode struct {

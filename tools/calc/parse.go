@@ -34,7 +34,7 @@ func Parse(expression string) (Node, error) {
 	if err := checkLength(expression); err != nil {
 		return nil, err
 	}
-	p := &parser{lex: newLexer(expression)}
+	p := &parser{lex: lexer{input: expression}}
 	p.next()
 	if p.tok.kind == tokenEOF {
 		return nil, errorAt(p.tok.pos, nil, "the expression is empty; write one such as 2 * (3 + 4)")
@@ -50,27 +50,22 @@ func Parse(expression string) (Node, error) {
 }
 
 // checkLength returns an error if expression is longer than maxLength
-// characters. It runs before lexing, so an oversized input costs one pass
-// over its bytes and nothing more.
+// characters. It runs before lexing, so an oversized input costs a pass or
+// two over its bytes and nothing more.
 func checkLength(expression string) error {
-	if len(expression) <= maxLength { // no more runes than bytes
-		return nil
+	n := 0 // characters before offset
+	for offset := range expression {
+		if n == maxLength {
+			return &Error{
+				Offset: offset,
+				Column: n + 1,
+				Msg:    fmt.Sprintf("expression is %d characters long; the limit is %d", utf8.RuneCountInString(expression), maxLength),
+				Err:    ErrTooLong,
+			}
+		}
+		n++
 	}
-	n := utf8.RuneCountInString(expression)
-	if n <= maxLength {
-		return nil
-	}
-	offset := 0 // of the first character past the limit
-	for range maxLength {
-		_, size := utf8.DecodeRuneInString(expression[offset:])
-		offset += size
-	}
-	return &Error{
-		Offset: offset,
-		Column: maxLength + 1,
-		Msg:    fmt.Sprintf("expression is %d characters long; the limit is %d", n, maxLength),
-		Err:    ErrTooLong,
-	}
+	return nil
 }
 
 // A parser holds the state of one Parse. Chains of binary operators are
@@ -127,10 +122,10 @@ func (p *parser) term() (Node, error) {
 
 // unary = ("+" | "-") unary | power .
 func (p *parser) unary() (Node, error) {
-	if p.tok.kind != tokenOperator || p.tok.text != "+" && p.tok.text != "-" {
+	sign := p.tok
+	if sign.text != "+" && sign.text != "-" {
 		return p.power()
 	}
-	sign := p.tok
 	if err := p.enter(sign); err != nil {
 		return nil, err
 	}
@@ -187,7 +182,7 @@ func (p *parser) operand() (Node, error) {
 			return nil, err
 		}
 		if p.tok.kind != tokenRightParen {
-			return nil, p.unexpected(fmt.Sprintf("')' to close the '(' at column %d", t.column))
+			return nil, p.unexpected(fmt.Sprintf("')' to close the '(' at column %d", t.column()))
 		}
 		p.next()
 		return x, nil
