@@ -30,7 +30,7 @@ func TestOperatorTable(t *testing.T) {
 		for _, other := range operators {
 			if other.Precedence == op.Precedence {
 				require.Equal(t, other.RightAssoc, op.RightAssoc,
-					"operators '%c' and '%c' share a level, which one rule parses, but not an associativity",
+					"operators '%c' and '%c' share a level, which one rule parses, so they must share RightAssoc in operator.go",
 					op.Symbol, other.Symbol)
 			}
 		}
@@ -75,9 +75,10 @@ func TestOperatorsInGrammar(t *testing.T) {
 	}
 }
 
-// TestOperatorsEvaluate checks that Eval has a case for every operator, and
-// that none turns a zero right operand into a result that is not finite:
-// like '/', such an operator needs an error of its own.
+// TestOperatorsEvaluate checks that apply has a case for every operator in
+// the table and for no other, and that no operator turns a zero right
+// operand into a result that is not finite: like '/', such an operator
+// needs an error of its own.
 func TestOperatorsEvaluate(t *testing.T) {
 	for _, op := range operators {
 		input := fmt.Sprintf("6 %c 3", op.Symbol)
@@ -88,6 +89,14 @@ func TestOperatorsEvaluate(t *testing.T) {
 		_, _, err = Evaluate(input)
 		assert.NotErrorIs(t, err, ErrNotFinite,
 			"Evaluate(%q): a zero right operand needs an error of its own in apply, as '/' has (ErrDivisionByZero)", input)
+	}
+	six := &NumberNode{Text: "6", Value: 6}
+	for c := byte('!'); c <= '~'; c++ {
+		if precedence(c) == 0 {
+			_, err := Eval(&BinaryNode{Op: c, Left: six, Right: six})
+			assert.ErrorContains(t, err, "unknown operator",
+				"apply, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
+		}
 	}
 }
 
