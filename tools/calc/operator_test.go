@@ -19,10 +19,13 @@ import (
 // rules names the grammar rule that parses each precedence level.
 var rules = map[int]string{expressionLevel: "expression", termLevel: "term", powerLevel: "power"}
 
-// TestOperatorTable checks the table against the parser: every level is one
-// the grammar has, the operators of a level group the same way, and for
-// every two operators a and b, "1 a 2 b 3" groups as their rows say.
+// TestOperatorTable checks the table against the parser: the rows go
+// loosest first, every level is one the grammar has, the operators of a
+// level group the same way, and for every two operators a and b,
+// "1 a 2 b 3" groups as their rows say.
 func TestOperatorTable(t *testing.T) {
+	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.Precedence - b.Precedence }),
+		"operator.go: keep the table loosest first, as messages list it")
 	for _, op := range operators {
 		require.Contains(t, rules, op.Precedence,
 			"operator '%c' has precedence %d; the grammar has levels 1 (expression), 2 (term) and 3 (power)",
