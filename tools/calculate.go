@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"mcp-hello-tools/tools/calc"
@@ -12,7 +14,9 @@ import (
 
 // CalculateInput is the arguments object of the calculate tool.
 type CalculateInput struct {
-	Expression string `json:"expression" jsonschema:"An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2. Numbers, + - * / ^, unary minus and parentheses only."`
+	// Expression has its description in calculateInputSchema, not in a
+	// jsonschema tag: it lists calc's operators, which a tag cannot read.
+	Expression string `json:"expression"`
 }
 
 // CalculateOutput is the structuredContent of a calculate result.
@@ -24,19 +28,61 @@ type CalculateOutput struct {
 	Parsed string `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity."`
 }
 
+// calculateInputSchema is CalculateInput's schema, as the SDK would infer
+// it, with a description of expression that lists calc's operators.
+func calculateInputSchema() *jsonschema.Schema {
+	s, err := jsonschema.For[CalculateInput](nil)
+	if err != nil {
+		panic(err) // CalculateInput has one string field; For cannot fail on it
+	}
+	all, _, _ := operators()
+	s.Properties["expression"].Description = "An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2. Numbers, " +
+		all + ", unary minus and parentheses only."
+	return s
+}
+
+// calculateDescription is the calculate tool's description. It lists the
+// operators from calc's table, so that it stays true when one is added.
+func calculateDescription() string {
+	all, left, right := operators()
+	lacking := "%, " // the operator models most often try, until calc has it
+	if strings.Contains(all, "%") {
+		lacking = ""
+	}
+	return "Evaluates an arithmetic expression in 64-bit floating point and returns the result " +
+		"and the expression as parsed, fully parenthesized. " +
+		"Argument: expression (string, required), at most 10000 characters and 200 levels of nesting. " +
+		"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary " + left + " with the usual precedence, " +
+		"left-associative; " + right + " for powers, right-associative and binding tighter than unary minus " +
+		"(-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. Nothing else: no variables, functions, " +
+		lacking + "commas, thousands separators or hexadecimal. Division by zero and results that are not " +
+		"finite are errors."
+}
+
+// operators returns calc's binary operators as the descriptions list them,
+// separated by spaces: all of them ("+ - * / ^"), those that group from the
+// left ("+ - * /") and those that group from the right ("^").
+func operators() (string, string, string) {
+	var all, left, right []string
+	for _, op := range calc.Operators() {
+		symbol := string(op.Symbol)
+		all = append(all, symbol)
+		if op.RightAssoc {
+			right = append(right, symbol)
+		} else {
+			left = append(left, symbol)
+		}
+	}
+	return strings.Join(all, " "), strings.Join(left, " "), strings.Join(right, " ")
+}
+
 func addCalculate(s *mcp.Server) {
 	tool := &mcp.Tool{
-		Name:  "calculate",
-		Title: "Calculator",
-		Description: "Evaluates an arithmetic expression in 64-bit floating point and returns the result " +
-			"and the expression as parsed, fully parenthesized. " +
-			"Argument: expression (string, required), at most 10000 characters and 200 levels of nesting. " +
-			"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary + - * / with the usual precedence, " +
-			"left-associative; ^ for powers, right-associative and binding tighter than unary minus " +
-			"(-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. Nothing else: no variables, functions, " +
-			"%, commas, thousands separators or hexadecimal. Division by zero and results that are not " +
-			"finite are errors.",
+		Name:        "calculate",
+		Title:       "Calculator",
+		Description: calculateDescription(),
 		Annotations: readOnly(),
+		InputSchema: calculateInputSchema(),
 	}
 	mcp.AddTool(s, tool, calculate)
 }

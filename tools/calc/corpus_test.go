@@ -15,7 +15,8 @@ import (
 )
 
 // A corpusCase is one case of testdata/*.calc: an expression and the line
-// after it, which is the value or "error: " and part of the message.
+// after it, which is the value or "error: " and part of the message, with
+// {operators} replaced by operatorList.
 type corpusCase struct {
 	name  string // file:line of the expression
 	input string // the expression, with {N*text} expanded
@@ -51,7 +52,7 @@ func readCorpus(t testing.TB) []corpusCase {
 			cases = append(cases, corpusCase{
 				name:  fmt.Sprintf("%s:%d", filepath.Base(file), lineNums[i]),
 				input: expand(lines[i]),
-				want:  lines[i+1],
+				want:  strings.ReplaceAll(lines[i+1], "{operators}", operatorList()),
 			})
 		}
 	}
@@ -68,6 +69,17 @@ func expand(line string) string {
 		}
 		return strings.Repeat(sub[2], n)
 	})
+}
+
+// operatorList returns the table's operators as messages list them, such
+// as "+ - * / ^". It is written anew here, not taken from the package, so
+// that the corpus checks the messages' list too.
+func operatorList() string {
+	var list []string
+	for _, op := range operators {
+		list = append(list, string(op.Symbol))
+	}
+	return strings.Join(list, " ")
 }
 
 // TestCorpus evaluates every case in testdata/*.calc.

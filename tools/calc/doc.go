@@ -26,30 +26,32 @@ Numbers are decimal: 12, 3.5, .5, 1e3, 2.5E-3. As in Go, a point may end the
 mantissa, so 5. is 5 and 5.e3 is 5000. A number may not run into a letter,
 digit, '_' or '.': 0x10, 1_000, 2pi and 1.2.3 are errors. Spaces, tabs,
 newlines and carriage returns may stand between tokens. Nothing else is in
-the language: no names, functions, commas, '%', '**', or look-alike
-characters such as '×', '÷' and '−' (U+2212); an error says what to write
-instead.
+the language: no names, functions, commas, '**', or look-alike characters
+such as '×', '÷' and '−' (U+2212); an error says what to write instead.
 
 # Precedence and associativity
 
-From loosest to tightest:
+The grammar is the precedence table: each rule binds tighter than the one
+before it. Loosest are the operators of expression, then those of term, then
+signs, and tightest the operator of power. The binary operators, each with
+its precedence level and associativity, are listed once, in the table
+operators in operator.go, which the lexer, the parser's loops and the error
+messages read; Operators returns it.
 
-	operators  meaning                      associativity
-	+ -        addition, subtraction        left:  2-3-4 = (2-3)-4 = -5
-	* /        multiplication, division     left:  8/4/2 = (8/4)/2 = 1
-	+ - (sign) unary plus, minus            prefix, may repeat: 3--3 = 6, --3 = 3
-	^          power                        right: 2^3^2 = 2^(3^2) = 512
-
-A power binds tighter than a sign on its left, -2^2 = -(2^2) = -4, and its
-exponent is a unary, so it may be signed: 2^-1 = 0.5 and -2^-2 = -0.25.
+The loops of expression and term make their operators left-associative:
+2-3-4 = (2-3)-4 = -5 and 8/4/2 = (8/4)/2 = 1. The exponent of a power is a
+unary, which may itself hold a power, so '^' is right-associative, 2^3^2 =
+2^(3^2) = 512, and an exponent may be signed: 2^-1 = 0.5. A sign binds
+looser than a power on its right, -2^2 = -(2^2) = -4, and tighter than
+everything else: -6/2 = (-6)/2. Signs may repeat: 3--3 = 6 and --3 = 3.
 
 # Evaluation
 
 Eval computes in float64 as Go does, strconv.ParseFloat for numbers and
 math.Pow for '^', and returns the exact IEEE result, including -0. Results
 that IEEE arithmetic would carry on with are errors instead, at the operator
-or number responsible: a zero divisor (ErrDivisionByZero, at the '/'), and a
-number or result that is ±Inf or NaN (ErrNotFinite): 1e400, 1e308*10, 0^-1,
+or number responsible: a zero divisor (ErrDivisionByZero), and a number or
+result that is ±Inf or NaN (ErrNotFinite): 1e400, 1e308*10, 0^-1,
 (-8)^(1/3). Numbers too small for float64, such as 1e-400, round to 0 as
 ParseFloat rounds them.
 
@@ -57,10 +59,14 @@ ParseFloat rounds them.
 
 An expression may be at most MaxLength (10,000) characters long, checked
 before anything else, and may nest at most MaxDepth (200) levels deep, where
-each parenthesis pair, sign and '^' adds a level to what it encloses. Chains
-of binary operators such as 1+1+…+1 do not nest: they are loops in the
-parser and in Eval, and are limited only by the length. So neither Parse nor
-Eval can use more stack than MaxDepth levels require, whatever the input.
+each parenthesis pair, sign and '^' adds a level to what it encloses.
+
+A chain of binary operators such as 1+1+…+1 does not nest: the parser reads
+it in a loop. Its tree, though, is as deep as the chain is long, and Eval and
+String walk the tree by plain recursion. The length limit bounds that depth:
+10,000 characters hold at most 5,000 operators. So Parse, Eval and String
+each take time linear in the expression's length, and a few thousand levels
+of stack at most, whatever the input.
 
 # Errors
 
@@ -70,7 +76,7 @@ would be valid:
 
 	column 7: expected a number or '(', found ')'
 	column 3: expected a number or '(', found end of expression
-	column 1: unexpected 'x'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)
+	column 3: unexpected '×'; write multiplication as *
 
 Error.Caret shows the fault under the expression.
 
@@ -81,5 +87,8 @@ expression on one line, its value or error on the next. The tests also check
 every case, and thousands of random expressions, against an independent
 implementation, github.com/expr-lang/expr, and list where and why the two
 languages differ (oracle_test.go). FuzzEval does the same for any input.
+And operator_test.go checks that the operator table, the grammar above and
+in parse.go, Eval and the tests agree, so that an operator added half way
+fails a test that says what is left to do.
 */
 package calc

@@ -1,3 +1,6 @@
+// Errors are positions plus messages, as in go/scanner: a model reading one
+// learns what was wrong, where, and what would be valid.
+
 package calc
 
 import (
@@ -42,6 +45,12 @@ func (e *Error) Error() string {
 
 // Unwrap returns e.Err, so that errors.Is(err, ErrDivisionByZero) works.
 func (e *Error) Unwrap() error { return e.Err }
+
+// errorAt returns an *Error at p, wrapping sentinel, with a message made as
+// fmt.Sprintf makes it.
+func errorAt(p pos, sentinel error, format string, args ...any) *Error {
+	return &Error{Offset: int(p), Column: p.column(), Msg: fmt.Sprintf(format, args...), Err: sentinel}
+}
 
 // caretContext is how many characters Caret shows on each side of the fault.
 const caretContext = 30
@@ -96,4 +105,20 @@ func writeVisible(b *strings.Builder, s string) {
 			b.WriteRune(r)
 		}
 	}
+}
+
+// quote returns s in single quotes, as messages show source text: '2.50'.
+func quote(s string) string { return "'" + shorten(s) + "'" }
+
+// shorten cuts text longer than 40 bytes short with "...", so that a run of
+// 10,000 letters or digits cannot swamp a message.
+func shorten(s string) string {
+	if len(s) <= 40 {
+		return s
+	}
+	cut := 40
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

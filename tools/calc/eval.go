@@ -1,3 +1,8 @@
+// Evaluation walks the tree in float64 and turns the results IEEE
+// arithmetic would carry on with, ±Inf and NaN, into errors at the
+// operator responsible, since JSON cannot carry them and a model cannot
+// act on them.
+
 package calc
 
 import (
@@ -16,6 +21,10 @@ import (
 //   - ErrDivisionByZero for a zero divisor, 0/0 included, at the '/';
 //   - ErrNotFinite for a number or a result that is ±Inf or NaN in float64,
 //     such as 1e400, 1e308*10, 0^-1 or (-8)^(1/3), at the number or operator.
+//
+// Eval recurses once per level of the tree. A tree from Parse is at most
+// about 5,000 levels deep, however it leans (see Limits in the package
+// documentation).
 func Eval(n Node) (float64, error) {
 	switch n := n.(type) {
 	case *NumberNode:
@@ -26,12 +35,23 @@ func Eval(n Node) (float64, error) {
 		return n.Value, nil
 	case *UnaryNode:
 		x, err := Eval(n.X)
-		if err != nil || n.Op == '+' {
-			return x, err
+		if err != nil {
+			return 0, err
 		}
-		return -x, nil
+		if n.Op == '-' {
+			return -x, nil
+		}
+		return x, nil
 	case *BinaryNode:
-		return evalBinary(n)
+		x, err := Eval(n.Left)
+		if err != nil {
+			return 0, err
+		}
+		y, err := Eval(n.Right)
+		if err != nil {
+			return 0, err
+		}
+		return apply(n, x, y)
 	}
 	return 0, &Error{Column: 1, Msg: fmt.Sprintf("cannot evaluate %T; pass a tree from Parse", n)}
 }
@@ -48,23 +68,8 @@ func Evaluate(expression string) (value float64, tree Node, err error) {
 	return value, tree, err
 }
 
-// evalBinary evaluates a chain of binary operators from the bottom of its
-// left edge upwards (see leftSpine), so that a long chain is a loop, not
-// a deep recursion.
-func evalBinary(n *BinaryNode) (float64, error) {
-	var buf [16]*BinaryNode
-	spine := leftSpine(n, buf[:0])
-	x, err := Eval(spine[len(spine)-1].Left)
-	for i := len(spine) - 1; i >= 0 && err == nil; i-- {
-		var y float64
-		if y, err = Eval(spine[i].Right); err == nil {
-			x, err = apply(spine[i], x, y)
-		}
-	}
-	return x, err
-}
-
-// apply returns x n.Op y, or an error if that is a division by zero or not finite.
+// apply returns x n.Op y, or an error if that is a division by zero or not
+// finite. Every operator in the table (operator.go) needs a case here.
 func apply(n *BinaryNode, x, y float64) (float64, error) {
 	var z float64
 	switch n.Op {
@@ -82,6 +87,8 @@ func apply(n *BinaryNode, x, y float64) (float64, error) {
 		z = x / y
 	case '^':
 		z = math.Pow(x, y)
+	default:
+		return 0, errorAt(n.pos, nil, "unknown operator '%c'; give it a case in apply, in eval.go", n.Op)
 	}
 	if !math.IsInf(z, 0) && !math.IsNaN(z) {
 		return z, nil
@@ -99,7 +106,3 @@ func apply(n *BinaryNode, x, y float64) (float64, error) {
 
 // format prints a value in messages as the corpus and the MCP tool do.
 func format(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-
-func errorAt(p pos, sentinel error, msg string, args ...any) *Error {
-	return &Error{Offset: int(p.offset), Column: int(p.column), Msg: fmt.Sprintf(msg, args...), Err: sentinel}
-}

@@ -1,3 +1,8 @@
+// The lexer splits an expression into tokens, as text/template/parse's does,
+// so that the parser deals in numbers and operators rather than bytes. It
+// also writes the messages about characters the language lacks, since only
+// it sees them.
+
 package calc
 
 import (
@@ -14,11 +19,7 @@ const (
 	tokenError      tokenKind = iota // text the language lacks; the token's text is the message
 	tokenEOF                         // end of the expression
 	tokenNumber                      // 12, 3.5, .5, 5., 1e3, 2.5E-3
-	tokenPlus                        // +
-	tokenMinus                       // -
-	tokenStar                        // *
-	tokenSlash                       // /
-	tokenCaret                       // ^
+	tokenOperator                    // an operator of the table in operator.go, or a sign
 	tokenLeftParen                   // (
 	tokenRightParen                  // )
 )
@@ -30,27 +31,10 @@ type token struct {
 	text string // the token as written, or the message of a tokenError
 }
 
-// operators maps each single-byte operator to its kind; every other byte
-// maps to the zero kind, tokenError, which reads as "not an operator".
-var operators = [256]tokenKind{
-	'+': tokenPlus, '-': tokenMinus, '*': tokenStar, '/': tokenSlash,
-	'^': tokenCaret, '(': tokenLeftParen, ')': tokenRightParen,
-}
-
-// accepted is the end of every message about a character the language lacks.
-const accepted = "the calculator accepts numbers, + - * / ^ and parentheses"
-
-// A lexer splits an expression into tokens, one per call of next. It keeps
-// the column as well as the offset, so that messages can say "column 7"
-// even after multi-byte characters.
+// A lexer hands out the tokens of an expression, one per call of next.
 type lexer struct {
 	input  string
-	offset int // byte offset of the next unread byte
-	column int // column of the next unread byte, 1-based
-}
-
-func newLexer(input string) lexer {
-	return lexer{input: input, column: 1}
+	offset int // of the next unread byte
 }
 
 // next returns the next token, or tokenEOF at the end of the input. After a
@@ -58,36 +42,34 @@ func newLexer(input string) lexer {
 func (l *lexer) next() token {
 	for l.offset < len(l.input) && isSpace(l.input[l.offset]) {
 		l.offset++
-		l.column++
 	}
 	if l.offset == len(l.input) {
 		return l.token(tokenEOF, 0)
 	}
-	c := l.input[l.offset]
-	switch {
-	case operators[c] != tokenError:
-		return l.token(operators[c], 1)
+	switch c := l.input[l.offset]; {
+	case c == '(':
+		return l.token(tokenLeftParen, 1)
+	case c == ')':
+		return l.token(tokenRightParen, 1)
+	case precedence(c) > 0:
+		return l.token(tokenOperator, 1)
 	case isDigit(c) || c == '.':
 		return l.number()
 	}
 	return l.unexpected()
 }
 
-// token makes a token of kind from the next n bytes (all ASCII) and moves past them.
+// token makes a token of kind from the next n bytes and moves past them.
 func (l *lexer) token(kind tokenKind, n int) token {
-	t := token{kind: kind, pos: l.pos(), text: l.input[l.offset : l.offset+n]}
+	t := token{kind: kind, pos: pos(l.offset), text: l.input[l.offset : l.offset+n]}
 	l.offset += n
-	l.column += n
 	return t
 }
 
 // errorf makes a tokenError at the next unread byte.
 func (l *lexer) errorf(format string, args ...any) token {
-	return token{kind: tokenError, pos: l.pos(), text: fmt.Sprintf(format, args...)}
+	return token{kind: tokenError, pos: pos(l.offset), text: fmt.Sprintf(format, args...)}
 }
-
-// pos returns the position of the next unread byte.
-func (l *lexer) pos() pos { return pos{int32(l.offset), int32(l.column)} }
 
 // number scans a decimal number:
 //
@@ -119,8 +101,7 @@ func (l *lexer) number() token {
 		for n < len(s) && isWordByte(s[n]) {
 			n++
 		}
-		return l.errorf("malformed number %s; numbers are decimal, like 12, 3.5, .5 or 2.5e-3",
-			quote(s[:n]))
+		return l.errorf("malformed number %s; numbers are decimal, like 12, 3.5, .5 or 2.5e-3", quote(s[:n]))
 	}
 	return l.token(tokenNumber, n)
 }
@@ -130,6 +111,7 @@ func (l *lexer) number() token {
 // characters people often use in arithmetic get a hint at what to write.
 func (l *lexer) unexpected() token {
 	r, size := utf8.DecodeRuneInString(l.input[l.offset:])
+	accepted := "the calculator accepts numbers, " + symbols() + " and parentheses"
 	switch {
 	case r == utf8.RuneError && size == 1:
 		return l.errorf("unexpected byte 0x%02x, which is not UTF-8 text; %s", l.input[l.offset], accepted)
@@ -173,20 +155,4 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 // isWordByte reports whether c may not follow a number directly.
 func isWordByte(c byte) bool {
 	return isDigit(c) || c == '.' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
-}
-
-// quote returns s in single quotes, as messages show source text: '2.50'.
-func quote(s string) string { return "'" + shorten(s) + "'" }
-
-// shorten cuts text longer than 40 bytes short with "...", so that a run of
-// 10,000 letters or digits cannot swamp a message.
-func shorten(s string) string {
-	if len(s) <= 40 {
-		return s
-	}
-	cut := 40
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
 }

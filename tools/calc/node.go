@@ -1,9 +1,10 @@
+// The tree Parse builds, and its String, which prints it fully
+// parenthesized so that a reader (or a test) sees how the expression was
+// grouped.
+
 package calc
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Node is a node of the tree Parse builds: a *NumberNode, *UnaryNode or
 // *BinaryNode. Parentheses make no nodes of their own; they only shape the tree.
@@ -14,27 +15,24 @@ type Node interface {
 	String() string
 	// Pos reports where the node is in the expression: a byte offset, 0-based.
 	Pos() int
-	// writeTo appends String's text to b. Being unexported, it also keeps
-	// the set of node types closed, as in text/template/parse.
+	// writeTo appends String's text to b. Printing into one buffer takes
+	// time linear in the size of the tree; pasting strings together level
+	// by level would copy a long chain's text once per level. Being
+	// unexported, writeTo also keeps the set of node types closed, as in
+	// text/template/parse.
 	writeTo(b *strings.Builder)
 }
 
-// pos is where a token or node is in the expression. Nodes keep the column
-// as well as the offset so that Eval, which has no source text, can still
-// report "column 7".
-//
-// The fields are int32, not int, so that a token (a kind, a pos and its
-// text) is four machine words: the compiler keeps a struct that small in
-// registers, and copies a bigger one through memory each time the lexer
-// returns a token, which made lexing five times slower. Nodes are smaller
-// too. MaxLength keeps positions far below 2^31.
-type pos struct {
-	offset int32 // bytes, 0-based
-	column int32 // characters, 1-based
-}
+// pos is where a token or node is in the expression: a byte offset, 0-based.
+type pos int
 
 // Pos returns the byte offset, 0-based.
-func (p pos) Pos() int { return int(p.offset) }
+func (p pos) Pos() int { return int(p) }
+
+// column returns the position as a column, in characters, 1-based. That is
+// the offset plus one: the lexer stops at the first character that is not
+// ASCII, so every character before a token, or a node, is one byte.
+func (p pos) column() int { return int(p) + 1 }
 
 // NumberNode is a number as written in the expression.
 type NumberNode struct {
@@ -55,7 +53,7 @@ type UnaryNode struct {
 // that is not finite.
 type BinaryNode struct {
 	pos
-	Op          byte // '+', '-', '*', '/' or '^'
+	Op          byte // the Symbol of one of Operators, such as '*'
 	Left, Right Node
 }
 
@@ -70,31 +68,8 @@ func (n *BinaryNode) String() string { return toString(n) }
 
 func toString(n Node) string {
 	var b strings.Builder
-	b.Grow(printedLen(n))
 	n.writeTo(&b)
 	return b.String()
-}
-
-// printedLen returns len(n.String()) without printing, so that String can
-// allocate its text once instead of growing it step by step. It loops down
-// left operands and signs, recursing only into right operands, for the
-// reason leftSpine gives.
-func printedLen(n Node) int {
-	size := 0
-	for {
-		switch m := n.(type) {
-		case *UnaryNode:
-			size += len("(-)")
-			n = m.X
-		case *BinaryNode:
-			size += len("( + )") + printedLen(m.Right)
-			n = m.Left
-		case *NumberNode:
-			return size + len(m.Text)
-		default:
-			return size
-		}
-	}
 }
 
 func (n *NumberNode) writeTo(b *strings.Builder) { b.WriteString(n.Text) }
@@ -107,42 +82,11 @@ func (n *UnaryNode) writeTo(b *strings.Builder) {
 }
 
 func (n *BinaryNode) writeTo(b *strings.Builder) {
-	var buf [16]*BinaryNode
-	spine := leftSpine(n, buf[:0])
-	for range spine {
-		b.WriteByte('(')
-	}
-	spine[len(spine)-1].Left.writeTo(b)
-	for i := len(spine) - 1; i >= 0; i-- {
-		b.WriteByte(' ')
-		b.WriteByte(spine[i].Op)
-		b.WriteByte(' ')
-		spine[i].Right.writeTo(b)
-		b.WriteByte(')')
-	}
-}
-
-// leftSpine appends n, its left operand, that operand's left operand and so
-// on for as long as they are *BinaryNodes, and returns the result. A chain
-// such as 1-2-3-…-9 parses into a tree that leans left and is as deep as the
-// chain is long; walking its left edge in a loop, as String and Eval do, means
-// they recurse only into right operands, whose depth Parse limits to MaxDepth.
-//
-// It measures the spine before appending, so that a long chain, which
-// outgrows the caller's buffer, costs one allocation rather than one per
-// doubling.
-func leftSpine(n *BinaryNode, spine []*BinaryNode) []*BinaryNode {
-	length := 1
-	for m, ok := n.Left.(*BinaryNode); ok; m, ok = m.Left.(*BinaryNode) {
-		length++
-	}
-	spine = slices.Grow(spine, length)
-	for {
-		spine = append(spine, n)
-		left, ok := n.Left.(*BinaryNode)
-		if !ok {
-			return spine
-		}
-		n = left
-	}
+	b.WriteByte('(')
+	n.Left.writeTo(b)
+	b.WriteByte(' ')
+	b.WriteByte(n.Op)
+	b.WriteByte(' ')
+	n.Right.writeTo(b)
+	b.WriteByte(')')
 }

@@ -1,3 +1,7 @@
+// The parser is a recursive descent: one method per grammar rule, with the
+// rule's EBNF production above it, as in text/template/parse. It builds
+// the tree; Eval, in eval.go, computes with it.
+
 package calc
 
 import (
@@ -30,10 +34,10 @@ func Parse(expression string) (Node, error) {
 	if err := checkLength(expression); err != nil {
 		return nil, err
 	}
-	p := &parser{lex: newLexer(expression), nodes: newArena(expression)}
+	p := &parser{lex: lexer{input: expression}}
 	p.next()
 	if p.tok.kind == tokenEOF {
-		return nil, p.errorf(p.tok, nil, "the expression is empty; write one such as 2 * (3 + 4)")
+		return nil, errorAt(p.tok.pos, nil, "the expression is empty; write one such as 2 * (3 + 4)")
 	}
 	x, err := p.expression()
 	if err != nil {
@@ -46,91 +50,92 @@ func Parse(expression string) (Node, error) {
 }
 
 // checkLength returns an error if expression is longer than maxLength
-// characters. It runs before lexing, so an oversized input costs one pass
-// over its bytes and nothing more.
+// characters. It runs before lexing, so an oversized input costs a pass or
+// two over its bytes and nothing more.
 func checkLength(expression string) error {
-	if len(expression) <= maxLength { // no more runes than bytes
-		return nil
+	n := 0 // characters before offset
+	for offset := range expression {
+		if n == maxLength {
+			return &Error{
+				Offset: offset,
+				Column: n + 1,
+				Msg:    fmt.Sprintf("expression is %d characters long; the limit is %d", utf8.RuneCountInString(expression), maxLength),
+				Err:    ErrTooLong,
+			}
+		}
+		n++
 	}
-	n := utf8.RuneCountInString(expression)
-	if n <= maxLength {
-		return nil
-	}
-	offset := 0 // of the first character past the limit
-	for i := 0; i < maxLength; i++ {
-		_, size := utf8.DecodeRuneInString(expression[offset:])
-		offset += size
-	}
-	return &Error{
-		Offset: offset,
-		Column: maxLength + 1,
-		Msg:    fmt.Sprintf("expression is %d characters long; the limit is %d", n, maxLength),
-		Err:    ErrTooLong,
-	}
+	return nil
 }
 
-// A parser builds the tree by recursive descent, one method per grammar
-// rule. Chains of binary operators are loops, and every recursion (into
-// parentheses, signs and exponents) passes through enter, which stops at
-// maxDepth: so the Go stack stays small whatever the input.
+// A parser holds the state of one Parse. Chains of binary operators are
+// loops, and every recursion (into parentheses, signs and exponents) passes
+// through enter, which stops at maxDepth.
 type parser struct {
 	lex   lexer
-	tok   token     // the current token, not yet consumed
-	prev  tokenKind // the kind of the token before it
-	depth int       // levels of nesting entered so far
-	nodes arena     // where the tree's nodes come from
+	tok   token // the current token, not yet consumed
+	prev  token // the token before it
+	depth int   // levels of nesting entered so far
 }
 
 // next moves to the next token.
 func (p *parser) next() {
-	p.prev = p.tok.kind
+	p.prev = p.tok
 	p.tok = p.lex.next()
 }
 
 // expression = term { ("+" | "-") term } .
 func (p *parser) expression() (Node, error) {
 	x, err := p.term()
-	for err == nil && (p.tok.kind == tokenPlus || p.tok.kind == tokenMinus) {
+	if err != nil {
+		return nil, err
+	}
+	for p.atOperator(expressionLevel) {
 		op := p.tok
 		p.next()
-		var y Node
-		if y, err = p.term(); err == nil {
-			x = p.binary(op, x, y)
+		y, err := p.term()
+		if err != nil {
+			return nil, err
 		}
+		x = &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
 	}
-	return x, err
+	return x, nil
 }
 
 // term = unary { ("*" | "/") unary } .
 func (p *parser) term() (Node, error) {
 	x, err := p.unary()
-	for err == nil && (p.tok.kind == tokenStar || p.tok.kind == tokenSlash) {
+	if err != nil {
+		return nil, err
+	}
+	for p.atOperator(termLevel) {
 		op := p.tok
 		p.next()
-		var y Node
-		if y, err = p.unary(); err == nil {
-			x = p.binary(op, x, y)
+		y, err := p.unary()
+		if err != nil {
+			return nil, err
 		}
+		x = &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
 	}
-	return x, err
+	return x, nil
 }
 
 // unary = ("+" | "-") unary | power .
 func (p *parser) unary() (Node, error) {
-	if p.tok.kind != tokenPlus && p.tok.kind != tokenMinus {
+	sign := p.tok
+	if sign.text != "+" && sign.text != "-" {
 		return p.power()
 	}
-	sign := p.tok
 	if err := p.enter(sign); err != nil {
 		return nil, err
 	}
+	defer p.leave()
 	p.next()
 	x, err := p.unary()
-	p.depth--
 	if err != nil {
 		return nil, err
 	}
-	return p.nodes.unary(UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}), nil
+	return &UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
 }
 
 // power = operand [ "^" unary ] .
@@ -141,20 +146,20 @@ func (p *parser) unary() (Node, error) {
 // -2^2 is -(2^2).
 func (p *parser) power() (Node, error) {
 	x, err := p.operand()
-	if err != nil || p.tok.kind != tokenCaret {
+	if err != nil || !p.atOperator(powerLevel) {
 		return x, err
 	}
 	op := p.tok
 	if err := p.enter(op); err != nil {
 		return nil, err
 	}
+	defer p.leave()
 	p.next()
 	y, err := p.unary()
-	p.depth--
 	if err != nil {
 		return nil, err
 	}
-	return p.binary(op, x, y), nil
+	return &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}, nil
 }
 
 // operand = number | "(" expression ")" .
@@ -162,27 +167,36 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		return p.number(t), nil
+		// The lexer has checked the syntax, so ParseFloat can fail only
+		// with a range error, for which it returns ±Inf: Eval reports that.
+		v, _ := strconv.ParseFloat(t.text, 64)
+		return &NumberNode{pos: t.pos, Text: t.text, Value: v}, nil
 	case tokenLeftParen:
 		if err := p.enter(t); err != nil {
 			return nil, err
 		}
+		defer p.leave()
 		p.next()
 		x, err := p.expression()
-		p.depth--
 		if err != nil {
 			return nil, err
 		}
 		if p.tok.kind != tokenRightParen {
-			return nil, p.unexpected(fmt.Sprintf("')' to close the '(' at column %d", t.column))
+			return nil, p.unexpected(fmt.Sprintf("')' to close the '(' at column %d", t.column()))
 		}
 		p.next()
 		return x, nil
 	}
-	if p.tok.kind == tokenStar && p.prev == tokenStar {
-		return nil, p.errorf(p.tok, nil, "expected a number or '(', found '*'; write powers with ^, as in 2^3")
+	if p.tok.text == "*" && p.prev.text == "*" {
+		return nil, errorAt(p.tok.pos, nil, "expected a number or '(', found '*'; write powers with ^, as in 2^3")
 	}
 	return nil, p.unexpected("a number or '('")
+}
+
+// atOperator reports whether the current token is a binary operator of the
+// given precedence level.
+func (p *parser) atOperator(level int) bool {
+	return p.tok.kind == tokenOperator && precedence(p.tok.text[0]) == level
 }
 
 // enter records that the parser is entering one more level of nesting at t.
@@ -190,67 +204,35 @@ func (p *parser) operand() (Node, error) {
 func (p *parser) enter(t token) error {
 	p.depth++
 	if p.depth > maxDepth {
-		return p.errorf(t, ErrTooDeep,
+		return errorAt(t.pos, ErrTooDeep,
 			"the expression nests more than %d levels deep (each '(', sign and '^' adds one); simplify it", maxDepth)
 	}
 	return nil
 }
 
-// unexpected reports that the current token is not what the grammar wants at
-// this point. A tokenError carries the lexer's own, more precise message.
+// leave records that the parser has left a level of nesting.
+func (p *parser) leave() { p.depth-- }
+
+// unexpected reports the current token, which is not want, the only thing
+// valid at this point. A tokenError carries the lexer's own, more precise
+// message.
 func (p *parser) unexpected(want string) error {
 	if p.tok.kind == tokenError {
-		return p.errorf(p.tok, nil, "%s", p.tok.text)
+		return errorAt(p.tok.pos, nil, "%s", p.tok.text)
 	}
-	return p.errorf(p.tok, nil, "expected %s, found %s", want, describe(p.tok))
+	found := "end of expression"
+	if p.tok.kind != tokenEOF {
+		found = quote(p.tok.text)
+	}
+	return errorAt(p.tok.pos, nil, "expected %s, found %s", want, found)
 }
 
 // unexpectedAfterOperand reports the token after a complete expression,
 // where only an operator or the end may come.
 func (p *parser) unexpectedAfterOperand() error {
+	want := "an operator (" + symbols() + ") or end of expression"
 	if p.tok.kind == tokenRightParen {
-		return p.errorf(p.tok, nil, "expected an operator (+ - * / ^) or end of expression, found ')' with no matching '('")
+		return errorAt(p.tok.pos, nil, "expected %s, found ')' with no matching '('", want)
 	}
-	return p.unexpected("an operator (+ - * / ^) or end of expression")
-}
-
-// errorf returns an *Error at token t.
-func (p *parser) errorf(t token, sentinel error, format string, args ...any) error {
-	return errorAt(t.pos, sentinel, format, args...)
-}
-
-// describe names a token in a message: "')'", "'2.5'" or "end of expression".
-func describe(t token) string {
-	if t.kind == tokenEOF {
-		return "end of expression"
-	}
-	return quote(t.text)
-}
-
-// binary makes the node for the operator op applied to x and y.
-func (p *parser) binary(op token, x, y Node) *BinaryNode {
-	return p.nodes.binary(BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y})
-}
-
-// number makes the node for a number token.
-func (p *parser) number(t token) *NumberNode {
-	return p.nodes.number(NumberNode{pos: t.pos, Text: t.text, Value: value(t.text)})
-}
-
-// value returns the float64 nearest to a number the lexer has accepted.
-// Most numbers people write are small integers, which float64 holds
-// exactly; value converts those itself, several times faster than
-// strconv.ParseFloat, which handles the rest. The lexer has checked the
-// syntax, so ParseFloat can fail only with a range error, for which it
-// returns ±Inf: Eval reports that.
-func value(text string) float64 {
-	if len(text) <= 15 && digits(text, 0) == len(text) { // under 10^15 < 2^53: exact
-		n := 0
-		for _, c := range []byte(text) {
-			n = n*10 + int(c-'0')
-		}
-		return float64(n)
-	}
-	v, _ := strconv.ParseFloat(text, 64)
-	return v
+	return p.unexpected(want)
 }

@@ -1,7 +1,6 @@
 package calc
 
 import (
-	"strconv"
 	"strings"
 	"testing"
 
@@ -9,43 +8,46 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestPrecedence checks the shape of the tree, one precedence or
-// associativity fact per row, by printing it fully parenthesized (the test
-// from Thorsten Ball's Writing An Interpreter In Go).
+// precedenceTests are TestPrecedence's rows, one precedence or
+// associativity fact each. Every operator in the table needs at least one
+// (TestOperatorsTested checks).
+var precedenceTests = []struct {
+	name, input, want string
+}{
+	{"number", "7", "7"},
+	{"number as written", "2.50", "2.50"},
+	{"leading point as written", ".5", ".5"},
+	{"exponent as written", "2.5E-3", "2.5E-3"},
+	{"parentheses make no node", "(1)", "1"},
+	{"nested parentheses make no node", "((((1))))", "1"},
+	{"* before +", "1 + 2 * 3", "(1 + (2 * 3))"},
+	{"* before + on the left", "1 * 2 + 3", "((1 * 2) + 3)"},
+	{"/ before -", "1 - 2 / 3", "(1 - (2 / 3))"},
+	{"- is left-associative", "2-3-4", "((2 - 3) - 4)"},
+	{"+ and - associate together", "1 - 2 + 3", "((1 - 2) + 3)"},
+	{"/ is left-associative", "8 / 4 / 2", "((8 / 4) / 2)"},
+	{"* and / associate together", "8 / 4 * 2", "((8 / 4) * 2)"},
+	{"^ before *", "2 * 3 ^ 2", "(2 * (3 ^ 2))"},
+	{"^ is right-associative", "2^3^2", "(2 ^ (3 ^ 2))"},
+	{"^ before sign", "-2^2", "(-(2 ^ 2))"},
+	{"sign before *", "-2 * 3", "((-2) * 3)"},
+	{"signed exponent", "2^-1", "(2 ^ (-1))"},
+	{"signed exponent holds a power", "2^-3^2", "(2 ^ (-(3 ^ 2)))"},
+	{"signs on both sides of ^", "-2^-2", "(-(2 ^ (-2)))"},
+	{"sign after -", "3--3", "(3 - (-3))"},
+	{"sign chain", "--3", "(-(-3))"},
+	{"plus sign", "+-+3", "(+(-(+3)))"},
+	{"parentheses override", "(1 + 2) * 3", "((1 + 2) * 3)"},
+	{"parenthesized base", "(-2)^2", "((-2) ^ 2)"},
+	{"parenthesized power", "(2^3)^2", "((2 ^ 3) ^ 2)"},
+	{"everything", "1 + 2 * 3 ^ -4 ^ 5 / (6 - 7) - 8", "((1 + ((2 * (3 ^ (-(4 ^ 5)))) / (6 - 7))) - 8)"},
+	{"white space", "\t1\n+\r2 ", "(1 + 2)"},
+}
+
+// TestPrecedence checks the shape of the tree by printing it fully
+// parenthesized (the test from Thorsten Ball's Writing An Interpreter In Go).
 func TestPrecedence(t *testing.T) {
-	tests := []struct {
-		name, input, want string
-	}{
-		{"number", "7", "7"},
-		{"number as written", "2.50", "2.50"},
-		{"leading point as written", ".5", ".5"},
-		{"exponent as written", "2.5E-3", "2.5E-3"},
-		{"parentheses make no node", "(1)", "1"},
-		{"nested parentheses make no node", "((((1))))", "1"},
-		{"* before +", "1 + 2 * 3", "(1 + (2 * 3))"},
-		{"* before + on the left", "1 * 2 + 3", "((1 * 2) + 3)"},
-		{"/ before -", "1 - 2 / 3", "(1 - (2 / 3))"},
-		{"- is left-associative", "2-3-4", "((2 - 3) - 4)"},
-		{"+ and - associate together", "1 - 2 + 3", "((1 - 2) + 3)"},
-		{"/ is left-associative", "8 / 4 / 2", "((8 / 4) / 2)"},
-		{"* and / associate together", "8 / 4 * 2", "((8 / 4) * 2)"},
-		{"^ before *", "2 * 3 ^ 2", "(2 * (3 ^ 2))"},
-		{"^ is right-associative", "2^3^2", "(2 ^ (3 ^ 2))"},
-		{"^ before sign", "-2^2", "(-(2 ^ 2))"},
-		{"sign before *", "-2 * 3", "((-2) * 3)"},
-		{"signed exponent", "2^-1", "(2 ^ (-1))"},
-		{"signed exponent holds a power", "2^-3^2", "(2 ^ (-(3 ^ 2)))"},
-		{"signs on both sides of ^", "-2^-2", "(-(2 ^ (-2)))"},
-		{"sign after -", "3--3", "(3 - (-3))"},
-		{"sign chain", "--3", "(-(-3))"},
-		{"plus sign", "+-+3", "(+(-(+3)))"},
-		{"parentheses override", "(1 + 2) * 3", "((1 + 2) * 3)"},
-		{"parenthesized base", "(-2)^2", "((-2) ^ 2)"},
-		{"parenthesized power", "(2^3)^2", "((2 ^ 3) ^ 2)"},
-		{"everything", "1 + 2 * 3 ^ -4 ^ 5 / (6 - 7) - 8", "((1 + ((2 * (3 ^ (-(4 ^ 5)))) / (6 - 7))) - 8)"},
-		{"white space", "\t1\n+\r2 ", "(1 + 2)"},
-	}
-	for _, tt := range tests {
+	for _, tt := range precedenceTests {
 		t.Run(tt.name, func(t *testing.T) {
 			tree, err := Parse(tt.input)
 			require.NoError(t, err, "Parse(%q)", tt.input)
@@ -95,22 +97,9 @@ func TestErrorColumn(t *testing.T) {
 		})
 	}
 	_, _, err := Evaluate("½ + 1 + )")
-	assert.EqualError(t, err, "column 1: unexpected '½'; the calculator accepts numbers, + - * / ^ and parentheses")
+	assert.EqualError(t, err, "column 1: unexpected '½'; the calculator accepts numbers, "+operatorList()+" and parentheses")
 	_, _, err = Evaluate("1 + 2 + ")
 	assert.EqualError(t, err, "column 9: expected a number or '(', found end of expression")
 	_, _, err = Evaluate(strings.Repeat("é", 5) + "/")
-	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, + - * / ^ and parentheses (there are no names or functions)")
-}
-
-// TestValue checks value's shortcut for integers against strconv.ParseFloat,
-// around the 15 digits where the shortcut stops and ParseFloat takes over.
-func TestValue(t *testing.T) {
-	for _, text := range []string{
-		"0", "7", "007", "12", "999999999999999", "1000000000000000",
-		"9007199254740993", "123456789012345678901234567890",
-		"3.5", ".5", "5.", "1e3", "2.5E-3", "1e400", "1e-400",
-	} {
-		want, _ := strconv.ParseFloat(text, 64)
-		assert.Equal(t, want, value(text), "value(%q)", text)
-	}
+	assert.EqualError(t, err, "column 1: unexpected 'ééééé'; the calculator accepts numbers, "+operatorList()+" and parentheses (there are no names or functions)")
 }

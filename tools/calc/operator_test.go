@@ -1,0 +1,119 @@
+package calc
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The tests in this file check that the operator table and everything that
+// must agree with it do agree, so that an operator added half way fails a
+// test that says what is left to do.
+
+// rules names the grammar rule that parses each precedence level.
+var rules = map[int]string{expressionLevel: "expression", termLevel: "term", powerLevel: "power"}
+
+// TestOperatorTable checks the table against the parser: the rows go
+// loosest first, every level is one the grammar has, the operators of a
+// level group the same way, and for every two operators a and b,
+// "1 a 2 b 3" groups as their rows say.
+func TestOperatorTable(t *testing.T) {
+	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.Precedence - b.Precedence }),
+		"operator.go: keep the table loosest first, as messages list it")
+	for _, op := range operators {
+		require.Contains(t, rules, op.Precedence,
+			"operator '%c' has precedence %d; the grammar has levels 1 (expression), 2 (term) and 3 (power)",
+			op.Symbol, op.Precedence)
+		for _, other := range operators {
+			if other.Precedence == op.Precedence {
+				require.Equal(t, other.RightAssoc, op.RightAssoc,
+					"operators '%c' and '%c' share a level, which one rule parses, so they must share RightAssoc in operator.go",
+					op.Symbol, other.Symbol)
+			}
+		}
+	}
+	for _, a := range operators {
+		for _, b := range operators {
+			input := fmt.Sprintf("1 %c 2 %c 3", a.Symbol, b.Symbol)
+			want := fmt.Sprintf("(1 %c (2 %c 3))", a.Symbol, b.Symbol)
+			if a.Precedence > b.Precedence || a.Precedence == b.Precedence && !a.RightAssoc {
+				want = fmt.Sprintf("((1 %c 2) %c 3)", a.Symbol, b.Symbol)
+			}
+			tree, err := Parse(input)
+			require.NoError(t, err, "Parse(%q)", input)
+			assert.Equal(t, want, tree.String(), "Parse(%q).String(), by the rows of '%c' and '%c' in operator.go",
+				input, a.Symbol, b.Symbol)
+		}
+	}
+}
+
+// TestOperatorsInGrammar checks that the EBNF of each rule that takes its
+// operators from the table, in parse.go above the rule's method and in the
+// package documentation in doc.go, lists exactly the operators of its level.
+func TestOperatorsInGrammar(t *testing.T) {
+	quoted := regexp.MustCompile(`"[^"]*"`)
+	for _, file := range []string{"parse.go", "doc.go"} {
+		src, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for level, rule := range rules {
+			var want []string
+			for _, op := range operators {
+				if op.Precedence == level {
+					want = append(want, `"`+string(op.Symbol)+`"`)
+				}
+			}
+			production := regexp.MustCompile(`(?m)^(?://|\t) *` + rule + ` += .*$`)
+			lines := production.FindAllString(string(src), -1)
+			require.Len(t, lines, 1, "%s: want one line of EBNF for %s, of the form %q", file, rule, rule+" = … .")
+			assert.Equal(t, want, quoted.FindAllString(lines[0], -1),
+				"%s: the EBNF of %s must list exactly the operators of its level in operator.go: (%s)",
+				file, rule, strings.Join(want, " | "))
+		}
+	}
+}
+
+// TestOperatorsEvaluate checks that apply has a case for every operator in
+// the table and for no other, and that no operator turns a zero right
+// operand into a result that is not finite: like '/', such an operator
+// needs an error of its own.
+func TestOperatorsEvaluate(t *testing.T) {
+	for _, op := range operators {
+		input := fmt.Sprintf("6 %c 3", op.Symbol)
+		_, _, err := Evaluate(input)
+		assert.NoError(t, err, "Evaluate(%q): every operator in operator.go needs a case in apply, in eval.go", input)
+
+		input = fmt.Sprintf("6 %c 0", op.Symbol)
+		_, _, err = Evaluate(input)
+		assert.NotErrorIs(t, err, ErrNotFinite,
+			"Evaluate(%q): a zero right operand needs an error of its own in apply, as '/' has (ErrDivisionByZero)", input)
+	}
+	six := &NumberNode{Text: "6", Value: 6}
+	for c := byte('!'); c <= '~'; c++ {
+		if precedence(c) == 0 {
+			_, err := Eval(&BinaryNode{Op: c, Left: six, Right: six})
+			assert.ErrorContains(t, err, "unknown operator",
+				"apply, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
+		}
+	}
+}
+
+// TestOperatorsTested checks that every operator has a case in
+// testdata/*.calc that evaluates it and a row in precedenceTests.
+func TestOperatorsTested(t *testing.T) {
+	cases := readCorpus(t)
+	for _, op := range operators {
+		symbol := string(op.Symbol)
+		assert.True(t, slices.ContainsFunc(cases, func(c corpusCase) bool {
+			return strings.Contains(c.input, symbol) && !strings.HasPrefix(c.want, "error: ")
+		}), "no case in testdata/*.calc evaluates %s; add one to arithmetic.calc, with its value", symbol)
+		assert.True(t, slices.ContainsFunc(precedenceTests, func(tt struct{ name, input, want string }) bool {
+			return strings.Contains(tt.input, symbol)
+		}), "no row of precedenceTests in parse_test.go has %s; add one that shows its precedence", symbol)
+	}
+}
