@@ -56,8 +56,8 @@ type wire struct {
 // "id": null from no id, and allocates two fresh 32 KiB decoder buffers
 // for every message.
 func Decode(data []byte) (*Message, error) {
-	var w wire
-	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields)
+	var w wire // its members point into data: what is kept is copied
+	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
 	var syntax *segjson.SyntaxError
 	switch {
 	case errors.As(err, &syntax):
@@ -77,7 +77,7 @@ func Decode(data []byte) (*Message, error) {
 		return &Message{}, Errorf(jsonrpc.CodeParseError, "parse error: the message is not JSON: %q after the object", cut(rest))
 	}
 
-	m := &Message{Params: w.Params, Response: w.Method == nil && (w.Result != nil || w.Error != nil)}
+	m := &Message{Params: bytes.Clone(w.Params), Response: w.Method == nil && (w.Result != nil || w.Error != nil)}
 	id, idErr := CanonicalID(w.ID)
 	if idErr == nil {
 		m.ID = id
@@ -120,7 +120,7 @@ func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
 	case raw == nil || string(raw) == "null":
 		return nil, nil
 	case integer.Match(raw):
-		return raw, nil
+		return bytes.Clone(raw), nil
 	}
 	if s, ok := stringValue(raw); ok {
 		return json.Marshal(s)
