@@ -273,3 +273,30 @@ func TestShellQuote(t *testing.T) {
 		assert.Equal(t, []string{tt.in}, shellSplit(t, shellQuote(tt.in)), "shellSplit(shellQuote(%q))", tt.in)
 	}
 }
+
+// TestSampleConfigs checks the shape of the configurations kept in the
+// repository: the sample of Claude Desktop's entry, and VS Code's
+// workspace configuration, which VS Code reads when it opens this folder.
+func TestSampleConfigs(t *testing.T) {
+	desktop, err := os.ReadFile("claude_desktop_config.json")
+	require.NoError(t, err)
+	l := parseConfig(t, "claude-desktop", string(desktop))
+	assert.Equal(t, []string{"-C", "/absolute/path/to/mcp-hello-tools", "run", "."}, l.Args)
+	for _, k := range goSettings[:4] {
+		assert.Contains(t, l.Env, k, "claude_desktop_config.json: env")
+	}
+
+	vscode, err := os.ReadFile(filepath.Join(".vscode", "mcp.json"))
+	require.NoError(t, err)
+	var cfg struct {
+		Servers map[string]struct {
+			Type, Command, Cwd string
+			Args               []string
+		} `json:"servers"`
+	}
+	require.NoError(t, json.Unmarshal(vscode, &cfg), ".vscode/mcp.json")
+	s := cfg.Servers[serverKey]
+	assert.Equal(t, "stdio", s.Type)
+	assert.Equal(t, []string{"run", "."}, s.Args)
+	assert.Equal(t, "${workspaceFolder}", s.Cwd)
+}
