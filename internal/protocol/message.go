@@ -56,6 +56,10 @@ type wire struct {
 // "id": null from no id, and allocates two fresh 32 KiB decoder buffers
 // for every message.
 func Decode(data []byte) (*Message, error) {
+	if tooDeep(data) {
+		return &Message{ID: shallowID(data)}, Errorf(jsonrpc.CodeInvalidRequest,
+			"invalid request: the message nests arrays and objects more than %d levels deep; MCP messages need a few", MaxDepth)
+	}
 	var w wire // its members point into data: what is kept is copied
 	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
 	var syntax *segjson.SyntaxError
@@ -105,6 +109,56 @@ func Decode(data []byte) (*Message, error) {
 	}
 	m.Method = method
 	return m, nil
+}
+
+// MaxDepth is how deeply the arrays and objects of a message may nest. MCP
+// messages nest a few levels; the limit keeps a line of a million '[' from
+// exhausting the stack of the recursive JSON decoders used here and in
+// go-sdk, which would end the process.
+const MaxDepth = 64
+
+// tooDeep reports whether data nests arrays and objects more than MaxDepth
+// levels deep. It reads data once, without decoding it.
+func tooDeep(data []byte) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; {
+		case inString && c == '\\':
+			i++ // the escaped byte is not a quote
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			if depth++; depth > MaxDepth {
+				return true
+			}
+		case c == ']' || c == '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// shallowID returns the id of a message too deep to decode, if it comes
+// before the depth, so that the refusal can answer it. encoding/json reads
+// nested values without recursion, and refuses those 10,000 levels deep.
+func shallowID(data []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
+		return nil
+	}
+	for dec.More() {
+		name, err := dec.Token()
+		var value json.RawMessage
+		if err != nil || dec.Decode(&value) != nil {
+			return nil
+		}
+		if name == "id" {
+			id, _ := CanonicalID(value)
+			return id
+		}
+	}
+	return nil
 }
 
 // integer matches an integer as JSON writes it.

@@ -86,3 +86,40 @@ func TestKind(t *testing.T) {
 		assert.Equal(t, want, Kind([]byte(in)), "Kind(%q)", in)
 	}
 }
+
+// TestDecodeDepth checks that a message nesting deeper than MaxDepth is
+// refused before any recursive decoder reads it, with its id when the id
+// comes first, and that brackets within strings do not count.
+func TestDecodeDepth(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tests := []struct {
+		name, line string
+		id         string // of the refusal; "" if accepted
+	}{
+		{"at the limit", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(MaxDepth-2) + `}}`, ""},
+		{"brackets in strings", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, ""},
+		{"over the limit", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(MaxDepth-1) + `}}`, "1"},
+		{"two million", `{"jsonrpc":"2.0","id":"a","method":"ping","params":` + nest(2_000_000) + `}`, `"a"`},
+		{"deep objects", `{"id":7,"params":` + strings.Repeat(`{"a":`, 50_000) + "1" + strings.Repeat("}", 50_000) + "}", "7"},
+		{"id after the depth", `{"params":` + nest(20_000) + `,"id":7}`, "null"},
+		{"not even an object", strings.Repeat("[", 2_000_000), "null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			msg, err := Decode([]byte(tt.line))
+			if tt.id == "" {
+				require.NoError(t, err)
+				return
+			}
+			var e *jsonrpc.Error
+			require.True(t, errors.As(err, &e), "Decode = %v, want a *jsonrpc.Error", err)
+			assert.EqualValues(t, jsonrpc.CodeInvalidRequest, e.Code)
+			assert.Contains(t, e.Message, "more than 64 levels deep")
+			id := string(msg.ID)
+			if id == "" {
+				id = "null"
+			}
+			assert.Equal(t, tt.id, id, "id of the refusal")
+		})
+	}
+}

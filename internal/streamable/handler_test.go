@@ -158,6 +158,8 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 		{"foreign Origin", "POST", initialize, []string{"Origin", "http://evil.example"}, 403, -32600, "null", "another site"},
 		{"foreign Origin on GET", "GET", ``, []string{"Origin", "http://evil.example", "Accept", "text/event-stream", "Mcp-Session-Id", sid},
 			403, -32600, "null", "another site"},
+		{"nested too deep", "POST", `{"jsonrpc":"2.0","id":14,"method":"tools/list","params":` + strings.Repeat("[", 2_000_000) + `}`,
+			[]string{"Mcp-Session-Id", sid}, 400, -32600, "14", "more than 64 levels deep"},
 		{"too large", "POST", initialize + strings.Repeat(" ", 8<<20), nil, 413, -32600, "null", "message too large"},
 	}
 	for _, tt := range tests {
