@@ -15,17 +15,13 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
-// errTooLong reports a line longer than Options.MaxMessageSize, which has
-// been read to its end and dropped.
+// errTooLong reports a line longer than MaxMessageSize, read and dropped.
 var errTooLong = errors.New("line too long")
 
 // next reads lines until one holds a message for the legacy session, and
-// returns it. It hands the modern session its messages, and answers the
-// lines no session is to see. When the input ends, it waits for the replies
-// to the requests read (drain), and returns io.EOF.
-//
-// The legacy session's Read calls next, on the SDK's own reading goroutine:
-// the common case costs no handoff between goroutines.
+// returns it, handing the modern session its messages and answering lines
+// no session is to see. At the end of input it drains, and returns io.EOF.
+// It runs on the SDK's reading goroutine: the common case costs no handoff.
 func (c *conn) next() (jsonrpc.Message, error) {
 	for {
 		select {
@@ -61,11 +57,10 @@ func (c *conn) next() (jsonrpc.Message, error) {
 	}
 }
 
-// readLine returns the next line without its "\n" or "\r\n", in a buffer
-// valid until the next call. A line longer than MaxMessageSize is read to
-// its end and dropped, never held whole: readLine returns errTooLong for
-// it. At the end of the input it returns the last line if it has no "\n",
-// then the error that ended the input.
+// readLine returns the next line without its "\n" or "\r\n", valid until
+// the next call; errTooLong for a line longer than MaxMessageSize, read to
+// its end but never held whole; the last line even without "\n"; then the
+// error that ended the input.
 func (c *conn) readLine() ([]byte, error) {
 	c.long = c.long[:0]
 	for {
@@ -95,8 +90,8 @@ func (c *conn) readLine() ([]byte, error) {
 	}
 }
 
-// handle answers a line that is not for a session, and returns the message
-// that is, and the era of the session it is for; or nil.
+// handle answers a line that is not for a session, or returns its message
+// and the era of the session it is for.
 func (c *conn) handle(line []byte) (jsonrpc.Message, protocol.Era) {
 	msg, err := protocol.Decode(line)
 	switch {
@@ -112,8 +107,7 @@ func (c *conn) handle(line []byte) (jsonrpc.Message, protocol.Era) {
 	return nil, 0
 }
 
-// request checks a request and, unless it refuses it, returns it under an id
-// of its own, with its era.
+// request checks a request and returns it under an id of its own, or nil.
 func (c *conn) request(msg *protocol.Message, size int) (jsonrpc.Message, protocol.Era) {
 	era, err := c.opts.Methods.Check(msg, "")
 	if err != nil {
@@ -136,12 +130,10 @@ func (c *conn) request(msg *protocol.Message, size int) (jsonrpc.Message, protoc
 var errOver = errors.New("stdio: the session is over")
 
 // admit records a request as in flight and returns the id the SDK will
-// know it by. First, while the requests unanswered are at the limit in
-// number or in bytes, it waits for a reply: this is the backpressure of a
-// stdio server, as nothing reads the input meanwhile, the pipe fills, and
-// the client's writes block. A request whose id is in flight already is
-// refused with -32600, and "id": null, lest it be taken for the answer to
-// the first. admit returns errOver if the session ends meanwhile.
+// know it by. While the requests unanswered are at the limit, it waits for
+// a reply: nothing reads the input meanwhile, the pipe fills, and the
+// client's writes block. A request reusing an id in flight is refused with
+// "id": null, lest the refusal be taken for the first one's answer.
 func (c *conn) admit(msg *protocol.Message, era protocol.Era, size int) (int64, error) {
 	c.mu.Lock()
 	for c.unanswered > 0 && (c.unanswered >= c.opts.MaxInFlight || c.unansweredBytes+size > c.opts.MaxInFlightSize) {
@@ -165,8 +157,7 @@ func (c *conn) admit(msg *protocol.Message, era protocol.Era, size int) (int64, 
 	return c.lastID, nil
 }
 
-// settleLocked counts cl as answered, and tells admit and drain. The
-// caller holds mu.
+// settleLocked counts cl as answered, and tells admit and drain. mu is held.
 func (c *conn) settleLocked(cl *call) {
 	c.unanswered--
 	c.unansweredBytes -= cl.size
@@ -177,9 +168,8 @@ func (c *conn) settleLocked(cl *call) {
 }
 
 // notification returns the first notifications/initialized, for the legacy
-// session, and acts on cancellations. It drops every other notification:
-// the server has no handler for them, and a flood of them must not queue
-// up in the SDK.
+// session, and acts on cancellations. It drops the others: the server has
+// no use for them, and a flood of them must not queue up in the SDK.
 func (c *conn) notification(msg *protocol.Message) (jsonrpc.Message, protocol.Era) {
 	switch msg.Method {
 	case "notifications/cancelled":
@@ -196,12 +186,10 @@ func (c *conn) notification(msg *protocol.Message) (jsonrpc.Message, protocol.Er
 	return nil, 0
 }
 
-// cancel handles a notifications/cancelled (MCP, "Cancellation"): its
-// request, if it is in flight, is counted as answered, its id is free for
-// the client to reuse, its reply will be dropped, and cancel returns the
-// notification that tells the SDK to cancel the handler's context, under
-// the request's own id. A cancellation of anything else, or of initialize,
-// which a client must not cancel, is ignored.
+// cancel handles notifications/cancelled (MCP, "Cancellation"): a request
+// in flight is counted as answered, its id freed and its reply to be
+// dropped, and the SDK is told to cancel it under its own id. Cancelling
+// anything else, or initialize, which a client must not, is ignored.
 func (c *conn) cancel(params json.RawMessage) (jsonrpc.Message, protocol.Era) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
@@ -228,9 +216,8 @@ func (c *conn) cancel(params json.RawMessage) (jsonrpc.Message, protocol.Era) {
 	return &jsonrpc.Request{Method: "notifications/cancelled", Params: fmt.Appendf(nil, `{"requestId":%d}`, id)}, cl.era
 }
 
-// write writes a message from a session: a reply goes out under its
-// request's id, with its error's code mapped by protocol.WireError (go-sdk#976);
-// the reply to a cancelled request is dropped.
+// write writes a session's reply under its request's id, with its error's
+// code mapped by protocol.WireError (go-sdk#976), unless it was cancelled.
 func (c *conn) write(msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok { // a message of the server's own; this server sends none
@@ -245,8 +232,7 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	cl := c.calls[n]
 	delete(c.calls, n)
 	if cl != nil && !cl.cancelled {
-		// Free the id before the reply is out: a client may reuse it as
-		// soon as it reads the reply.
+		// A client may reuse the id as soon as it reads the reply.
 		delete(c.ids, string(cl.id))
 	}
 	c.mu.Unlock()
@@ -278,15 +264,13 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	return c.writeLine(line)
 }
 
-// reply writes the error reply to a line the SDK does not see. A nil id is
-// written as null.
+// reply writes the error reply to a line the SDK does not see.
 func (c *conn) reply(id json.RawMessage, err error) {
 	_ = c.writeLine(protocol.ErrorResponse(id, err)) // writeLine logs its errors
 }
 
-// writeLine writes data and a newline with one Write. If the write fails
-// (the client closed standard output: EPIPE, as the process ignores
-// SIGPIPE), nothing will read what is written: the session is over.
+// writeLine writes data and a newline with one Write. If it fails (EPIPE:
+// the client closed standard output), the session is over.
 func (c *conn) writeLine(data []byte) error {
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
@@ -305,8 +289,8 @@ func (c *conn) writeLine(data []byte) error {
 }
 
 // drain waits, once the input has ended, until every request read is
-// answered, the session is over, or no reply has gone out for the grace
-// period; then it abandons what is left and ends the session.
+// answered or no reply has gone out for the grace period, and ends the
+// session.
 func (c *conn) drain() {
 	timer := time.NewTimer(c.opts.GracePeriod)
 	defer timer.Stop()
@@ -341,9 +325,8 @@ func (c *conn) drain() {
 // maxTrace is the longest line written to Options.Trace, in bytes.
 const maxTrace = 16 << 10
 
-// trace writes prefix and line to Options.Trace, with each control
-// character shown as \xNN, so that a client's line cannot rewrite the
-// terminal it is shown on.
+// trace writes prefix and line to Options.Trace, control characters as
+// \xNN, so that a client's line cannot rewrite the terminal showing it.
 func (c *conn) trace(prefix string, line []byte) {
 	if c.opts.Trace == nil {
 		return

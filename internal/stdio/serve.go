@@ -18,42 +18,33 @@ import (
 
 // The defaults of Options.
 const (
-	// DefaultMaxMessageSize is the longest line accepted, in bytes without
-	// its newline: 8 MiB, room for a million characters even if each is
-	// sent as a six-byte \uXXXX escape. A longer line is answered with
-	// -32600 and skipped as it is read, never held in memory whole.
+	// DefaultMaxMessageSize is the longest line accepted, in bytes: room
+	// for a million characters sent as six-byte \uXXXX escapes. A longer
+	// line is answered with -32600 and skipped, never held whole.
 	DefaultMaxMessageSize = 8 << 20
-	// DefaultMaxInFlight and DefaultMaxInFlightSize bound the requests read
-	// and not yet answered: 64 of them, and 16 MiB of lines. A request is
-	// always read when none is unanswered, whatever its size.
+	// A request is always read when none is unanswered, whatever its size.
 	DefaultMaxInFlight     = 64
 	DefaultMaxInFlightSize = 16 << 20
-	// DefaultGracePeriod is how long Serve waits, once the input has ended,
-	// for the next reply: the wait starts again with every reply, and when
-	// none has gone out for this long, the requests left are abandoned.
+	// Once the input has ended, the requests left are abandoned when no
+	// reply has gone out for this long.
 	DefaultGracePeriod = 5 * time.Second
 )
 
-// closeWait is how long Serve waits, once the input has ended and been
-// drained, for the SDK's sessions to end: a handler blocked in a write to
-// a client that has stopped reading would keep them waiting for ever.
+// closeWait bounds the wait for the SDK's sessions to end after the input
+// has: a handler may be blocked writing to a client that stopped reading.
 const closeWait = time.Second
 
-// Options configure Serve. The zero Options serve standard input and output
-// with the default limits, and answer no method.
+// Options configure Serve. The zero Options answer no method.
 type Options struct {
 	In  io.Reader // where messages are read; nil means os.Stdin
 	Out io.Writer // where they are written, one Write per line; nil means os.Stdout
 
-	// Methods are the methods the server answers (see protocol.Served);
-	// any other request is answered with -32601.
-	Methods protocol.Methods
-	// Logger receives what the client cannot be told: requests abandoned
-	// at the end of input, replies dropped, responses ignored. nil: none.
+	Methods protocol.Methods // the methods answered (see protocol.Served); others get -32601
+	// Logger receives what the client cannot be told: requests abandoned,
+	// replies dropped, responses ignored. nil: none.
 	Logger *slog.Logger
-	// Trace, if not nil, receives "read: " and each line read, and "write: "
-	// and each line written, lines longer than 16 KiB cut short. It must be
-	// safe for concurrent use, as LogWriter is.
+	// Trace, if not nil, receives each line read and written, after "read: "
+	// or "write: ", cut at 16 KiB. It must be safe for concurrent use.
 	Trace io.Writer
 
 	MaxMessageSize  int           // 0 means DefaultMaxMessageSize
@@ -62,15 +53,11 @@ type Options struct {
 	GracePeriod     time.Duration // 0 means DefaultGracePeriod
 }
 
-// Serve serves server over opts.In and opts.Out. It returns nil once the
-// input has ended and every request read has been answered (or abandoned:
-// see DefaultGracePeriod), once the client has closed the output, or once
-// ctx is done, at once, whatever the client does; or the error of
-// connecting the server.
-//
-// The server has two sessions (see the package documentation): one for
-// requests with their protocol version in _meta (2026-07-28 and later),
-// one for the initialize handshake and the requests that follow it.
+// Serve serves server over opts.In and opts.Out until the input has ended
+// and every request read is answered (or abandoned: DefaultGracePeriod),
+// the client has closed the output, or, at once, ctx is done. The server
+// has two sessions: one for requests with their protocol version in _meta,
+// one for the initialize handshake and what follows it.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	c := newConn(opts)
 	for _, s := range c.sessions {
@@ -83,9 +70,8 @@ func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	select {
 	case <-c.done:
 	case <-ctx.Done():
-		// Nothing more is written: handlers still running have nothing
-		// to wait for, and the legacy session may be in a read of the
-		// input that nothing interrupts.
+		// The legacy session may be in a read of the input that nothing
+		// interrupts: do not wait for it.
 		c.close()
 		return nil
 	}
@@ -114,10 +100,9 @@ type sessionConn struct {
 
 func (s *sessionConn) Connect(context.Context) (mcp.Connection, error) { return s, nil }
 
-// Read returns the next message for the session, or io.EOF once the
-// session is over: the SDK writes nothing after a failed Read. The legacy
-// session reads the input (see conn.next); the modern session waits for
-// what conn.next hands it.
+// Read returns the next message for the session, or io.EOF once it is
+// over. The legacy session reads the input itself (conn.next), which hands
+// the modern session its messages.
 func (s *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	if s.era == protocol.Legacy {
 		return s.c.next()
@@ -136,9 +121,9 @@ func (s *sessionConn) Write(_ context.Context, msg jsonrpc.Message) error { retu
 func (s *sessionConn) Close() error                                       { return nil }
 func (s *sessionConn) SessionID() string                                  { return "" }
 
-// A conn is the client's end: it reads the lines, answers those the SDK
-// must not see, hands the rest to the session of their era, and writes the
-// sessions' replies under the ids the client gave.
+// A conn reads the client's lines, answers those the SDK must not see,
+// hands the rest to the session of their era, and writes the replies under
+// the ids the client gave.
 type conn struct {
 	opts     Options
 	in       *bufio.Reader
@@ -149,12 +134,10 @@ type conn struct {
 
 	outMu sync.Mutex // held while a line is written: one Write per line
 
-	// calls are the requests handed to the sessions and not yet answered,
-	// by the id the SDK knows them by, which is never reused; ids maps the
-	// client's ids of those not cancelled to the same. unanswered and
-	// unansweredBytes count them and the length of their lines, until
-	// their replies are out or they are cancelled; settled receives a
-	// value, if it has room, each time one is.
+	// calls are the requests in flight by the id the SDK knows them by,
+	// never reused; ids maps the client's ids of those not cancelled to it.
+	// unanswered and unansweredBytes count them and their lines until each
+	// is answered or cancelled, which signals settled.
 	mu              sync.Mutex
 	calls           map[int64]*call
 	ids             map[string]int64
