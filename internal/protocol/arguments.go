@@ -9,21 +9,18 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// go-sdk checks a call's arguments against the tool's inputSchema before
-// the handler runs and, as MCP 2025-11-25 asks (SEP-1303), answers a
-// failure with a tool result whose isError is set, so that the model can
-// correct its call. But the text is the JSON Schema validator's own:
+// go-sdk answers arguments that fail a tool's inputSchema with a tool error
+// (SEP-1303), for the model to correct its call, in the validator's words:
 //
 //	validating "arguments": validating root: validating /properties/expression: type: <invalid reflect.Value> has type "null", want "string"
 //
-// which a model can act on only by guessing. plainArguments says it as
+// plainArguments says it as
 //
 //	invalid arguments for calculate: argument "expression" must be a string, not null
 
-// schemaErrors match the messages of the validator (github.com/google/jsonschema-go)
-// for the keywords the tools' input schemas use, and say each in plain words.
-// The validator prints a list of names with %q, as ["a" "b"], and a list of
-// enum values with %v, as [a b].
+// schemaErrors match the messages of github.com/google/jsonschema-go for the
+// keywords the tools' schemas use, which print names as ["a" "b"] and enum
+// values as [a b], and say each in plain words.
 var schemaErrors = []struct {
 	pattern *regexp.Regexp
 	plain   func(m []string) string
@@ -40,17 +37,15 @@ var schemaErrors = []struct {
 		func(m []string) string {
 			return fmt.Sprintf("argument %q is %s; it must be one of %s", m[1], quoteShort(m[2]), commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
 		}},
-	// The SDK decodes the arguments before it validates them: a number
-	// beyond float64 fails there.
+	// A number beyond float64 fails as the SDK decodes the arguments.
 	{regexp.MustCompile(`(?s)^unmarshaling arguments: .*cannot unmarshal "([^"]{1,40})[^"]*" into Go struct field .*\.([^ .]+) of type float64$`),
 		func(m []string) string {
 			return fmt.Sprintf("argument %q: the number %s is out of range for a 64-bit float", m[2], m[1])
 		}},
 }
 
-// plainArguments rewrites, in res, go-sdk's tool error for arguments that
-// fail call's tool's inputSchema. A message it does not recognise keeps the
-// validator's detail, without the "validating root" noise.
+// plainArguments rewrites go-sdk's tool error in res for arguments that
+// fail the inputSchema; a message it does not know loses only its noise.
 func plainArguments(call *mcp.CallToolRequest, res mcp.Result) {
 	result, ok := res.(*mcp.CallToolResult)
 	if !ok || !result.IsError || len(result.Content) != 1 {
@@ -79,8 +74,7 @@ func plainArguments(call *mcp.CallToolRequest, res mcp.Result) {
 	text.Text = fmt.Sprintf("invalid arguments for %s: %s", call.Params.Name, plain)
 }
 
-// quoteShort quotes s as a Go string, cut to its first 40 characters: an
-// argument of a megabyte should not come back whole in the message.
+// quoteShort quotes s, cut to its first 40 characters.
 func quoteShort(s string) string {
 	if r := []rune(s); len(r) > 40 {
 		return strconv.Quote(string(r[:40])) + "…"

@@ -13,11 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// IsSpecCode reports whether code is one an error reply of this server may
-// carry: one of the five JSON-RPC 2.0 defines (§5.1), or one the MCP
-// specification assigns itself (2026-07-28, "Error Codes"): -32020 header
-// mismatch, -32021 missing required client capability, -32022 unsupported
-// protocol version.
+// IsSpecCode reports whether an error reply may carry code: one of the five
+// of JSON-RPC 2.0 (§5.1), or of MCP's own (2026-07-28, "Error Codes").
 func IsSpecCode(code int64) bool {
 	switch code {
 	case jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest, jsonrpc.CodeMethodNotFound,
@@ -28,12 +25,11 @@ func IsSpecCode(code int64) bool {
 	return false
 }
 
-// WireError returns err as an error reply carries it, with a code
-// IsSpecCode accepts. go-sdk v1.8.0 sends some errors with code 0, which is
-// no JSON-RPC code (go-sdk#976): a second initialize, and a request before
-// initialize, which are invalid requests (-32600), and any error a handler
-// returns, which is the server's own failure (-32603). An error with a code
-// of another range becomes -32603 too, its message and data kept.
+// WireError returns err with a code IsSpecCode accepts. go-sdk v1.8.0 sends
+// some errors with code 0 (go-sdk#976): a second initialize, or a request
+// before initialize, is an invalid request (-32600); an error a handler
+// returns, or one with a code of no specification, is the server's own
+// failure (-32603).
 func WireError(err error) *jsonrpc.Error {
 	out := &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
 	var coded *jsonrpc.Error
@@ -51,8 +47,8 @@ func WireError(err error) *jsonrpc.Error {
 	return out
 }
 
-// ErrorResponse encodes the JSON-RPC error response to the request with
-// the given id (nil: null), as a line of JSON: {"jsonrpc":"2.0","id":…,"error":…}.
+// ErrorResponse encodes the error response to the request with the given
+// id (nil: null) as one line of JSON.
 func ErrorResponse(id json.RawMessage, err error) []byte {
 	if id == nil {
 		id = json.RawMessage("null")
@@ -64,18 +60,14 @@ func ErrorResponse(id json.RawMessage, err error) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":%s}`, id, e)
 }
 
-// Middleware returns the server's error policy as go-sdk receiving
-// middleware, for what its handlers return, on any transport:
+// Middleware returns the error policy for what handlers return, as go-sdk
+// receiving middleware, which runs on the handler's goroutine:
 //
-//   - a handler that panics is answered with -32603 "internal error", and
-//     the panic and its stack are logged: go-sdk v1.8.0 lets a panic end
+//   - a panic is logged and answered with -32603: go-sdk v1.8.0 lets it end
 //     the process, and its maintainers ask servers to recover in middleware;
-//   - an error goes out with a code IsSpecCode accepts (see WireError);
-//   - a tools/call whose arguments fail the tool's inputSchema gets a tool
-//     error that says what was wrong in plain words (see plainArguments).
-//
-// The SDK calls receiving middleware on the request's own goroutine, so the
-// deferred recover sees the handler's panic.
+//   - an error goes out with a code IsSpecCode accepts (WireError);
+//   - arguments that fail a tool's inputSchema get a tool error in plain
+//     words (plainArguments).
 func Middleware(logger *slog.Logger) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {

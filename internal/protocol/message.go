@@ -13,27 +13,21 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 )
 
-// A Message is one JSON-RPC 2.0 message from a client, as read: a request
-// (a Method and an ID), a notification (a Method and no ID), or a response
-// (neither).
+// A Message is one JSON-RPC 2.0 message from a client: a request (a Method
+// and an ID), a notification (a Method and no ID), or a response (neither).
 type Message struct {
-	// ID is the request's id as a reply must carry it: a JSON string or
-	// integer, re-encoded so that it is valid UTF-8. It is nil for a
-	// notification, and for a message whose id could not be read, whose
-	// error reply then carries "id": null (JSON-RPC 2.0 §5).
+	// ID is the id as a reply carries it, valid UTF-8; nil for a
+	// notification, or an id that could not be read: the error reply then
+	// carries "id": null (JSON-RPC 2.0 §5).
 	ID     json.RawMessage
 	Method string
 	Params json.RawMessage
 	// Response is set for a message with a "result" or an "error" and no
-	// "method": a reply to a request of the server's. This server makes no
-	// requests, so a response is logged and never answered, even a
-	// malformed one: answering replies could set two peers answering each
+	// "method". This server sends no requests: a response is logged and
+	// never answered, even a malformed one, lest two peers answer each
 	// other for ever.
 	Response bool
 }
-
-// IsCall reports whether m is a request, which gets exactly one reply.
-func (m *Message) IsCall() bool { return m.ID != nil && !m.Response }
 
 // wire holds every member a JSON-RPC 2.0 message may have, raw.
 type wire struct {
@@ -45,16 +39,15 @@ type wire struct {
 	Error   json.RawMessage `json:"error"`
 }
 
-// Decode reads the message data holds. It always returns a Message; when it
-// also returns an error, a *jsonrpc.Error, the message is refused and that
-// error is the reply (unless the message is a Response): -32700 for data
-// that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0 message.
+// Decode reads the message data holds. It always returns a Message; an
+// error, a *jsonrpc.Error, refuses it and is the reply (unless it is a
+// Response): -32700 for data that is not JSON, -32600 for JSON that is not
+// a JSON-RPC 2.0 message.
 //
-// It decodes with the JSON library go-sdk uses, matching member names
-// exactly as go-sdk does ("ID" is not "id"). It does not use
-// jsonrpc.DecodeMessage, which truncates an id of 1.5 to 1, cannot tell
-// "id": null from no id, and allocates two fresh 32 KiB decoder buffers
-// for every message.
+// It decodes with the library go-sdk uses, matching member names exactly
+// ("ID" is not "id"), but not with jsonrpc.DecodeMessage, which truncates
+// an id of 1.5 to 1, cannot tell "id": null from no id, and allocates two
+// 32 KiB buffers a message.
 func Decode(data []byte) (*Message, error) {
 	if tooDeep(data) {
 		return &Message{ID: shallowID(data)}, Errorf(jsonrpc.CodeInvalidRequest,
@@ -111,14 +104,12 @@ func Decode(data []byte) (*Message, error) {
 	return m, nil
 }
 
-// MaxDepth is how deeply the arrays and objects of a message may nest. MCP
-// messages nest a few levels; the limit keeps a line of a million '[' from
-// exhausting the stack of the recursive JSON decoders used here and in
-// go-sdk, which would end the process.
+// MaxDepth is how deeply the arrays and objects of a message may nest: MCP
+// needs a few levels, and a line of a million '[' would exhaust the stack
+// of the recursive JSON decoders used here and in go-sdk.
 const MaxDepth = 64
 
-// tooDeep reports whether data nests arrays and objects more than MaxDepth
-// levels deep. It reads data once, without decoding it.
+// tooDeep reports whether data nests deeper than MaxDepth, without decoding.
 func tooDeep(data []byte) bool {
 	depth, inString := 0, false
 	for i := 0; i < len(data); i++ {
@@ -140,8 +131,7 @@ func tooDeep(data []byte) bool {
 }
 
 // shallowID returns the id of a message too deep to decode, if it comes
-// before the depth, so that the refusal can answer it. encoding/json reads
-// nested values without recursion, and refuses those 10,000 levels deep.
+// first, for the refusal. encoding/json reads without recursion.
 func shallowID(data []byte) json.RawMessage {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if open, err := dec.Token(); err != nil || open != json.Delim('{') {
@@ -164,11 +154,9 @@ func shallowID(data []byte) json.RawMessage {
 // integer matches an integer as JSON writes it.
 var integer = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
 
-// CanonicalID returns the id a reply carries for raw, an "id" member as
-// sent: nil if there is none or it is null; a string re-encoded, so that
-// invalid UTF-8 in it becomes U+FFFD, as JSON text must be valid UTF-8; an
-// integer as written. MCP allows no other ids: JSON-RPC 2.0 allows
-// fractions but advises against them.
+// CanonicalID returns the id a reply carries for raw, an "id" as sent: nil
+// for none or null; an integer as written; a string re-encoded, invalid
+// UTF-8 becoming U+FFFD. MCP allows no other ids.
 func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
 	switch {
 	case raw == nil || string(raw) == "null":
@@ -182,8 +170,7 @@ func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
 	return nil, fmt.Errorf(`"id" must be a string or an integer, not %s`, cut(raw))
 }
 
-// stringValue returns the string a raw JSON value holds, and whether it is
-// a string at all.
+// stringValue returns the string raw holds, and whether it is one.
 func stringValue(raw json.RawMessage) (string, bool) {
 	if len(raw) < 2 || raw[0] != '"' {
 		return "", false
@@ -202,9 +189,8 @@ func stringValue(raw json.RawMessage) (string, bool) {
 // memberNames are the names of the members of a JSON-RPC 2.0 message.
 var memberNames = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
-// caseHint returns, for a message with a member whose name differs from a
-// JSON-RPC member's only in case, a note saying so; else "". It runs only
-// for a message already refused.
+// caseHint returns a note on a member whose name differs from a JSON-RPC
+// member's only in case, for a message already refused; else "".
 func caseHint(data []byte) string {
 	var members map[string]json.RawMessage
 	if segjson.Unmarshal(data, &members) != nil {
@@ -224,8 +210,7 @@ func caseHint(data []byte) string {
 }
 
 // Kind names the type of the JSON value data holds, from its first byte,
-// as a message would: "an object", "an array", "a string", "a number", "a
-// boolean", "null", or "nothing" if data holds only white space.
+// as a message would: "an object", "null", "nothing" for white space…
 func Kind(data []byte) string {
 	data = bytes.TrimLeft(data, " \t\r\n")
 	if len(data) == 0 {
@@ -246,8 +231,7 @@ func Kind(data []byte) string {
 	return "a number"
 }
 
-// cut returns raw as text of at most 40 bytes, for a message: a megabyte of
-// wrong value need not come back whole.
+// cut returns raw as text of at most 40 bytes, for an error message.
 func cut(raw []byte) string {
 	if len(raw) <= 40 {
 		return string(raw)

@@ -14,31 +14,24 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 )
 
-// ModernVersion is the first revision of the MCP specification in which
-// every request carries its protocol version and the client's capabilities
-// in _meta, and there is no initialize handshake: 2026-07-28 (SEP-2575).
+// ModernVersion is the first MCP revision without an initialize handshake,
+// where each request carries its protocol version in _meta (SEP-2575).
 const ModernVersion = "2026-07-28"
 
-// Versions are the revisions of the MCP specification this server speaks,
-// newest first: every one go-sdk v1.8.0 speaks.
+// Versions are the MCP revisions served, newest first: go-sdk v1.8.0's.
 var Versions = mcp.SupportedProtocolVersions()
 
 // An Era is the protocol a request is served under.
 type Era uint8
 
 const (
-	// Legacy requests follow an initialize handshake (2024-11-05 to
-	// 2025-11-25), which chooses the protocol version for the session.
-	Legacy Era = 1 << iota
-	// Modern requests each carry their protocol version in _meta
-	// (ModernVersion and later), and are served without a handshake.
-	Modern
+	Legacy Era = 1 << iota // after an initialize handshake (2024-11-05 to 2025-11-25)
+	Modern                 // each carrying its version in _meta (ModernVersion on)
 )
 
-// methods are the requests and notifications a client may send (MCP
-// 2026-07-28 and 2025-11-25, "Schema"): the eras each belongs to, the
-// capability the server must advertise to serve it (see advertises), and
-// its params.
+// methods are what a client may send (MCP 2026-07-28 and 2025-11-25,
+// "Schema"): the eras of each, the capability the server must advertise to
+// serve it, and its params.
 var methods = map[string]struct {
 	eras       Era
 	capability string
@@ -89,14 +82,12 @@ func advertises(caps *mcp.ServerCapabilities, capability string) bool {
 	return false
 }
 
-// Methods are the methods a server answers, by name, each with the eras it
-// is served in. Make them with Served.
+// Methods are the methods a server answers, with the eras of each.
 type Methods map[string]Era
 
-// Served returns the methods a server with the capabilities caps answers:
-// those of the lifecycle, and those of each capability it advertises. A
-// client that asks for anything else hears that it does not exist (-32601;
-// MCP 2025-11-25, "Capability negotiation"), whatever go-sdk would answer.
+// Served returns the methods a server advertising caps answers: those of
+// the lifecycle and of each capability. Others do not exist (-32601; MCP
+// 2025-11-25, "Capability negotiation"), whatever go-sdk would answer.
 func Served(caps *mcp.ServerCapabilities) Methods {
 	ms := Methods{}
 	for name, m := range methods {
@@ -107,16 +98,13 @@ func Served(caps *mcp.ServerCapabilities) Methods {
 	return ms
 }
 
-// Check returns the era m is served in, and the error it is refused with,
-// if it is, in this order: a modern request without its protocol version
-// (-32602), whose MCP-Protocol-Version header differs from it (-32020), or
-// with a version the server does not serve (-32022); a method not served in
-// its era (-32601); params that are not what the method takes (-32602).
-//
-// header is the MCP-Protocol-Version header of an HTTP request, or "". A
-// request is modern if it carries a protocol version in _meta, or its
-// header names ModernVersion or later, or its method exists only in the
-// modern era (server/discover); otherwise it is legacy.
+// Check returns the era of m, and the error refusing it, if any, in this
+// order: a modern request without its protocol version (-32602), or whose
+// MCP-Protocol-Version header (header; "" on stdio) differs from it
+// (-32020), or with a version not served (-32022); a method not served in
+// its era (-32601); params not of the method's shape (-32602). A request is
+// modern if it has a version in _meta, or a header of ModernVersion or
+// later, or a method only modern (server/discover).
 func (ms Methods) Check(m *Message, header string) (Era, error) {
 	version, hasVersion := metaVersion(m.Params)
 	era := Legacy
@@ -142,8 +130,8 @@ func (ms Methods) Check(m *Message, header string) (Era, error) {
 	return era, checkParams(m)
 }
 
-// metaVersion returns the protocol version in params' _meta, and whether
-// _meta holds one; a version that is not a string is returned as "".
+// metaVersion returns the protocol version in params' _meta ("" if not a
+// string), and whether there is one.
 func metaVersion(params json.RawMessage) (string, bool) {
 	// Most requests carry no version: look for its key before decoding.
 	if !bytes.Contains(params, []byte(mcp.MetaKeyProtocolVersion)) {
@@ -174,8 +162,8 @@ func methodNotFound(method string, era Era) error {
 	return Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q", cut([]byte(method)))
 }
 
-// unsupported is the error for a modern request at a version the server
-// does not serve, listing those it does (MCP 2026-07-28, "Versioning").
+// unsupported is the error for a modern request at a version not served,
+// listing those served (MCP 2026-07-28, "Versioning").
 func unsupported(version string) error {
 	data, err := json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: Versions, Requested: version})
 	if err != nil {
@@ -189,9 +177,8 @@ func unsupported(version string) error {
 	return &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: msg, Data: data}
 }
 
-// checkParams checks that m's params decode into the type its method takes,
-// as go-sdk will decode them, so that the SDK never answers with a decoder's
-// message, nor with code 0 (go-sdk#976).
+// checkParams checks that m's params decode as go-sdk will decode them, so
+// that it never answers with a decoder's message, or code 0 (go-sdk#976).
 func checkParams(m *Message) error {
 	method := methods[m.Method]
 	switch kind := Kind(m.Params); {

@@ -9,24 +9,20 @@ import (
 	"time"
 )
 
-// maxLogBacklog is how many bytes of log a LogWriter holds while its
-// destination does not take them; past that, lines are dropped.
-const maxLogBacklog = 1 << 20
+const (
+	maxLogBacklog = 1 << 20 // bytes held while the destination is blocked
+	// Lines gather for batchDelay and go out in one write: a hundred
+	// writes a second, however many calls.
+	batchDelay = 10 * time.Millisecond
+)
 
-// batchDelay is how long a LogWriter lets lines gather before it writes
-// them, in one write: a server answering thousands of calls a second then
-// makes a hundred writes a second, not thousands.
-const batchDelay = 10 * time.Millisecond
-
-// A LogWriter is the writer for a stdio server's log, its standard error.
-// The MCP specification lets a client ignore a server's standard error:
-// it may never read it, so that a write blocks once 64 KiB wait in the
-// pipe, or close it before standard input (mcp-go's Stdio.Close does), so
-// that a write fails. Logging must never stop serving: so a Write to a
-// LogWriter never blocks and never fails. Its lines wait in a backlog of at
-// most 1 MiB, which a goroutine of its own writes to the destination;
-// lines past that are dropped, and counted in a line written after the
-// backlog. Once the destination fails, everything is dropped.
+// A LogWriter is the writer for a stdio server's log, its standard error,
+// which the MCP specification lets a client ignore: never read it, so that
+// a write blocks once 64 KiB wait in the pipe, or close it first (mcp-go's
+// Stdio.Close does), so that a write fails. A Write to a LogWriter never
+// blocks and never fails: lines wait in a backlog of at most 1 MiB, which
+// a goroutine writes out; lines past that are dropped, and counted in a
+// line of their own. Once the destination fails, everything is dropped.
 type LogWriter struct {
 	dst  io.Writer
 	wake chan struct{}
@@ -38,8 +34,7 @@ type LogWriter struct {
 	broken  bool // dst failed
 }
 
-// NewLogWriter returns a LogWriter that writes to dst, a process's
-// standard error.
+// NewLogWriter returns a LogWriter that writes to dst.
 func NewLogWriter(dst io.Writer) *LogWriter {
 	l := &LogWriter{dst: dst, wake: make(chan struct{}, 1)}
 	go l.run()
