@@ -9,8 +9,6 @@ import (
 	"time"
 )
 
-//go:generate go run gen_zonenames.go $GOROOT/lib/time/zoneinfo.zip
-
 // Zone names are matched against zoneNames, the list of the tz database
 // that time/tzdata embeds in the binary, and never handed to the operating
 // system as given. time.LoadLocation alone answers differently by platform:
