@@ -1,6 +1,7 @@
 package tools
 
 import (
+	_ "embed" // zones.txt
 	"fmt"
 	"regexp"
 	"slices"
@@ -139,7 +140,7 @@ func refuse(name string) *ZoneError {
 		}
 		return e
 	}
-	if zones, ok := abbreviationByFold[folded]; ok {
+	if zones, ok := abbreviations[folded]; ok {
 		return &ZoneError{Zone: name, Suggestions: zones,
 			reason: "is a time zone abbreviation, not an IANA zone name; abbreviations are ambiguous and do not say when daylight saving time begins or ends"}
 	}
@@ -147,8 +148,8 @@ func refuse(name string) *ZoneError {
 		return e
 	}
 	windows := strings.Replace(folded, " daylight time", " standard time", 1)
-	if zone, ok := windowsZones[windows]; ok {
-		return &ZoneError{Zone: name, Suggestions: []string{zone},
+	if zones, ok := windowsZones[windows]; ok {
+		return &ZoneError{Zone: name, Suggestions: zones,
 			reason: "is a Windows time zone name, not an IANA zone name"}
 	}
 	return &ZoneError{Zone: name, Suggestions: nearZones(trimmed),
@@ -212,115 +213,28 @@ func nearZones(name string) []string {
 	return near
 }
 
-// abbreviations maps common time zone abbreviations that are not names in
-// the tz database to the IANA zones they most often mean, most likely first.
-// Abbreviations the database does hold (EST, MST, HST, CET, EET, WET, GMT,
-// UTC) are zones, with the database's meaning, and are not listed.
-var abbreviations = map[string][]string{
-	// North America
-	"ET":   {"America/New_York"},
-	"EDT":  {"America/New_York", "America/Toronto"},
-	"CT":   {"America/Chicago"},
-	"CST":  {"America/Chicago", "Asia/Shanghai", "America/Havana"},
-	"CDT":  {"America/Chicago", "America/Havana"},
-	"MT":   {"America/Denver"},
-	"MDT":  {"America/Denver"},
-	"PT":   {"America/Los_Angeles"},
-	"PST":  {"America/Los_Angeles", "Asia/Manila"},
-	"PDT":  {"America/Los_Angeles"},
-	"AKST": {"America/Anchorage"},
-	"AKDT": {"America/Anchorage"},
-	"HDT":  {"America/Adak"},
-	"AST":  {"America/Halifax", "America/Puerto_Rico", "Asia/Riyadh"},
-	"ADT":  {"America/Halifax"},
-	"NST":  {"America/St_Johns"},
-	"NDT":  {"America/St_Johns"},
-	// South America
-	"BRT": {"America/Sao_Paulo"},
-	"ART": {"America/Argentina/Buenos_Aires"},
-	// Europe and Africa
-	"Z":    {"UTC"},
-	"BST":  {"Europe/London", "Asia/Dhaka"},
-	"IST":  {"Asia/Kolkata", "Europe/Dublin", "Asia/Jerusalem"},
-	"WEST": {"Europe/Lisbon", "Atlantic/Canary"},
-	"CEST": {"Europe/Paris", "Europe/Berlin", "Europe/Rome"},
-	"EEST": {"Europe/Athens", "Europe/Helsinki", "Europe/Kyiv"},
-	"MSK":  {"Europe/Moscow"},
-	"WAT":  {"Africa/Lagos"},
-	"CAT":  {"Africa/Maputo"},
-	"EAT":  {"Africa/Nairobi"},
-	"SAST": {"Africa/Johannesburg"},
-	// Asia and Oceania
-	"GST":  {"Asia/Dubai"},
-	"PKT":  {"Asia/Karachi"},
-	"NPT":  {"Asia/Kathmandu"},
-	"ICT":  {"Asia/Bangkok", "Asia/Ho_Chi_Minh"},
-	"WIB":  {"Asia/Jakarta"},
-	"SGT":  {"Asia/Singapore"},
-	"HKT":  {"Asia/Hong_Kong"},
-	"JST":  {"Asia/Tokyo"},
-	"KST":  {"Asia/Seoul"},
-	"AWST": {"Australia/Perth"},
-	"ACST": {"Australia/Adelaide", "Australia/Darwin"},
-	"ACDT": {"Australia/Adelaide"},
-	"AEST": {"Australia/Sydney", "Australia/Brisbane", "Australia/Melbourne"},
-	"AEDT": {"Australia/Sydney", "Australia/Melbourne"},
-	"NZST": {"Pacific/Auckland"},
-	"NZDT": {"Pacific/Auckland"},
-}
+// zonesTxt lists abbreviations and Windows names, each with the zones it
+// suggests. It is data, not code, so that adding a name is adding a line.
+//
+//go:embed zones.txt
+var zonesTxt string
 
-// abbreviationByFold is abbreviations keyed by foldASCII of each
-// abbreviation, as refuse looks them up.
-var abbreviationByFold = func() map[string][]string {
-	m := make(map[string][]string, len(abbreviations))
-	for abbr, zones := range abbreviations {
-		m[foldASCII(abbr)] = zones
+// abbreviations and windowsZones map each name in zones.txt, folded by
+// foldASCII as refuse looks it up, to the zones it suggests.
+var abbreviations, windowsZones = readZonesTxt()
+
+// readZonesTxt reads the "name: zone …" lines of zones.txt, abbreviations
+// first and Windows names after the line "[windows]".
+func readZonesTxt() (abbreviations, windows map[string][]string) {
+	abbreviations, windows = map[string][]string{}, map[string][]string{}
+	table := abbreviations
+	for line := range strings.Lines(zonesTxt) {
+		line = strings.TrimSpace(line) // a checkout on Windows may end lines with \r\n
+		if line == "[windows]" {
+			table = windows
+		} else if name, zones, ok := strings.Cut(line, ": "); ok && !strings.HasPrefix(line, "#") {
+			table[foldASCII(name)] = strings.Fields(zones)
+		}
 	}
-	return m
-}()
-
-// windowsZones maps the most common Windows time zone names, in lower case
-// as foldASCII folds them, to the IANA zone that Unicode CLDR's
-// windowsZones.xml gives for them (territory "001"). A name with "Daylight
-// Time" is looked up with "Standard Time" instead.
-var windowsZones = map[string]string{
-	"hawaiian standard time":         "Pacific/Honolulu",
-	"alaskan standard time":          "America/Anchorage",
-	"pacific standard time":          "America/Los_Angeles",
-	"us mountain standard time":      "America/Phoenix",
-	"mountain standard time":         "America/Denver",
-	"central standard time":          "America/Chicago",
-	"central standard time (mexico)": "America/Mexico_City",
-	"eastern standard time":          "America/New_York",
-	"atlantic standard time":         "America/Halifax",
-	"newfoundland standard time":     "America/St_Johns",
-	"e. south america standard time": "America/Sao_Paulo",
-	"argentina standard time":        "America/Argentina/Buenos_Aires",
-	"gmt standard time":              "Europe/London",
-	"greenwich standard time":        "Atlantic/Reykjavik",
-	"w. europe standard time":        "Europe/Berlin",
-	"romance standard time":          "Europe/Paris",
-	"central europe standard time":   "Europe/Budapest",
-	"central european standard time": "Europe/Warsaw",
-	"gtb standard time":              "Europe/Bucharest",
-	"fle standard time":              "Europe/Kyiv",
-	"russian standard time":          "Europe/Moscow",
-	"turkey standard time":           "Europe/Istanbul",
-	"egypt standard time":            "Africa/Cairo",
-	"south africa standard time":     "Africa/Johannesburg",
-	"israel standard time":           "Asia/Jerusalem",
-	"arabian standard time":          "Asia/Dubai",
-	"arab standard time":             "Asia/Riyadh",
-	"iran standard time":             "Asia/Tehran",
-	"pakistan standard time":         "Asia/Karachi",
-	"india standard time":            "Asia/Kolkata",
-	"nepal standard time":            "Asia/Kathmandu",
-	"se asia standard time":          "Asia/Bangkok",
-	"china standard time":            "Asia/Shanghai",
-	"singapore standard time":        "Asia/Singapore",
-	"tokyo standard time":            "Asia/Tokyo",
-	"korea standard time":            "Asia/Seoul",
-	"w. australia standard time":     "Australia/Perth",
-	"aus eastern standard time":      "Australia/Sydney",
-	"new zealand standard time":      "Pacific/Auckland",
+	return abbreviations, windows
 }

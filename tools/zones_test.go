@@ -218,24 +218,50 @@ func TestZoneNamesLoad(t *testing.T) {
 	}
 }
 
-// TestSuggestionTables checks the tables in zones.go: every suggestion is
-// a zone, and no abbreviation listed is itself a zone (the database's own
-// EST, CET or MST are accepted, never refused).
+// TestSuggestionTables checks zones.txt line by line: each is blank, a
+// comment, a section or "name: zone …"; every suggestion is a zone; no
+// abbreviation listed is itself a zone (the database's own EST, CET or MST
+// are accepted, never refused), and each is upper case; no two names differ
+// only in case; and Timestamp refuses each name with its line's zones.
 func TestSuggestionTables(t *testing.T) {
 	isZone := func(name string) bool {
 		_, ok := zoneByFold[foldASCII(name)]
 		return ok
 	}
-	assert.Len(t, abbreviationByFold, len(abbreviations), "two abbreviations differ only in case")
-	for abbr, zones := range abbreviations {
-		assert.False(t, isZone(abbr), "abbreviations[%q]: a zone in the database", abbr)
-		assert.Equal(t, strings.ToUpper(abbr), abbr, "abbreviations[%q]: not upper case", abbr)
+	section, names := "", map[string]int{}
+	for i, line := range strings.Split(zonesTxt, "\n") {
+		at := fmt.Sprintf("zones.txt:%d", i+1)
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case line == "[abbreviations]" || line == "[windows]":
+			require.True(t, section == "" && line == "[abbreviations]" || section == "[abbreviations]",
+				"%s: %s; want [abbreviations], then [windows]", at, line)
+			section = line
+			continue
+		}
+		require.NotEmpty(t, section, "%s: %q comes before [abbreviations]", at, line)
+		name, list, ok := strings.Cut(line, ": ")
+		require.True(t, ok, "%s: %q is not of the form name: zone …", at, line)
+		zones := strings.Fields(list)
+		require.NotEmpty(t, zones, "%s: %s suggests no zone", at, name)
 		for _, z := range zones {
-			assert.Contains(t, zoneNames, z, "abbreviations[%q]", abbr)
+			assert.True(t, slices.Contains(zoneNames[:], z), "%s: %s suggests %s, which is not a zone", at, name, z)
+		}
+		names[section]++
+
+		_, err := Timestamp(time.Unix(0, 0), "", name)
+		var ze *ZoneError
+		require.ErrorAs(t, err, &ze, "%s: Timestamp(%q)", at, name)
+		assert.Equal(t, zones, ze.Suggestions, "%s: Timestamp(%q) suggestions", at, name)
+		if section == "[abbreviations]" {
+			assert.False(t, isZone(name), "%s: %s is a zone in the database", at, name)
+			assert.Equal(t, strings.ToUpper(name), name, "%s: %s is not upper case", at, name)
+			assert.Contains(t, err.Error(), "is a time zone abbreviation", "%s: Timestamp(%q)", at, name)
+		} else {
+			assert.Contains(t, err.Error(), "is a Windows time zone name", "%s: Timestamp(%q)", at, name)
 		}
 	}
-	for name, z := range windowsZones {
-		assert.Equal(t, strings.ToLower(name), name, "windowsZones[%q]: not lower case", name)
-		assert.Contains(t, zoneNames, z, "windowsZones[%q]", name)
-	}
+	assert.Len(t, abbreviations, names["[abbreviations]"], "two abbreviations in zones.txt differ only in case")
+	assert.Len(t, windowsZones, names["[windows]"], "two Windows names in zones.txt differ only in case")
 }
