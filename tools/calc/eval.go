@@ -9,11 +9,11 @@ import (
 )
 
 // Eval evaluates a tree in float64 as Go computes (IEEE 754, round to
-// nearest even), with math.Pow for '^', left operand first. The result is
-// exact IEEE, -0 included; 1e-400 rounds to 0. But a zero divisor, 0/0
-// included, is an *Error wrapping ErrDivisionByZero, and a number or result
-// that is ±Inf or NaN (1e400, 1e308*10, 0^-1, (-8)^(1/3)) one wrapping
-// ErrNotFinite, at the operator or number responsible.
+// nearest even), left operand first: math.Pow for '^'.
+// The result is exact IEEE, -0 included, and 1e-400 is 0. A zero divisor,
+// 0/0 included, is an *Error wrapping ErrDivisionByZero, and a number or
+// result that is ±Inf or NaN (1e400, 1e308*10, 0^-1, (-8)^(1/3)) one
+// wrapping ErrNotFinite, at the operator or number responsible.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
