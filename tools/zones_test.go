@@ -230,6 +230,7 @@ func TestSuggestionTables(t *testing.T) {
 	}
 	section, names := "", map[string]int{}
 	for i, line := range strings.Split(zonesTxt, "\n") {
+		line = strings.TrimSpace(line) // as readZonesTxt reads it, \r\n included
 		at := fmt.Sprintf("zones.txt:%d", i+1)
 		switch {
 		case line == "" || strings.HasPrefix(line, "#"):
