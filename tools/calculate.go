@@ -14,30 +14,26 @@ import (
 
 // CalculateInput is the arguments object of the calculate tool.
 type CalculateInput struct {
-	// Expression has its description in calculateInputSchema, not in a
+	// Expression's description is set in calculateInputSchema, not in a
 	// jsonschema tag: it lists calc's operators, which a tag cannot read.
 	Expression string `json:"expression"`
 }
 
-// CalculateOutput is the structuredContent of a calculate result.
+// CalculateOutput is the structuredContent of a calculate result: a finite
+// value, and the expression as grouped: "2-3-4" is "((2 - 3) - 4)".
 type CalculateOutput struct {
-	// Result is the value of the expression, a finite float64.
 	Result float64 `json:"result" jsonschema:"The value of the expression."`
-	// Parsed is the expression as the parser read it, fully parenthesized:
-	// "2-3-4" is "((2 - 3) - 4)".
-	Parsed string `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity."`
+	Parsed string  `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity."`
 }
 
-// calculateInputSchema is CalculateInput's schema, as the SDK would infer
-// it, with a description of expression that lists calc's operators.
+// calculateInputSchema is the inferred schema, with expression described.
 func calculateInputSchema() *jsonschema.Schema {
 	s, err := jsonschema.For[CalculateInput](nil)
 	if err != nil {
 		panic(err) // CalculateInput has one string field; For cannot fail on it
 	}
 	all, _, _ := operators()
-	s.Properties["expression"].Description = "An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2. Numbers, " +
-		all + ", unary minus and parentheses only."
+	s.Properties["expression"].Description = "An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2. Numbers, " + all + ", unary minus and parentheses only."
 	return s
 }
 
@@ -49,19 +45,12 @@ func calculateDescription() string {
 	if strings.Contains(all, "%") {
 		lacking = ""
 	}
-	return "Evaluates an arithmetic expression in 64-bit floating point and returns the result " +
-		"and the expression as parsed, fully parenthesized. " +
-		"Argument: expression (string, required), at most 10000 characters and 200 levels of nesting. " +
-		"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary " + left + " with the usual precedence, " +
-		"left-associative; " + right + " for powers, right-associative and binding tighter than unary minus " +
-		"(-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. Nothing else: no variables, functions, " +
-		lacking + "commas, thousands separators or hexadecimal. Division by zero and results that are not " +
-		"finite are errors."
+	return fmt.Sprintf("Evaluates an arithmetic expression in 64-bit floating point and returns the result and the expression as parsed, fully parenthesized. Argument: expression (string, required), at most 10000 characters and 200 levels of nesting. Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary %s with the usual precedence, left-associative; %s for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. Nothing else: no variables, functions, %scommas, thousands separators or hexadecimal. Division by zero and results that are not finite are errors.",
+		left, right, lacking)
 }
 
-// operators returns calc's binary operators as the descriptions list them,
-// separated by spaces: all of them ("+ - * / ^"), those that group from the
-// left ("+ - * /") and those that group from the right ("^").
+// operators returns calc's binary operators as the descriptions list them:
+// all ("+ - * / ^"), those grouping from the left ("+ - * /"), the right ("^").
 func operators() (string, string, string) {
 	var all, left, right []string
 	for _, op := range calc.Operators() {
@@ -77,25 +66,19 @@ func operators() (string, string, string) {
 }
 
 func addCalculate(s *mcp.Server) {
-	tool := &mcp.Tool{
+	mcp.AddTool(s, &mcp.Tool{
 		Name:        "calculate",
 		Title:       "Calculator",
 		Description: calculateDescription(),
 		Annotations: readOnly(),
 		InputSchema: calculateInputSchema(),
-	}
-	mcp.AddTool(s, tool, calculate)
+	}, calculate)
 }
 
-// calculate parses and evaluates the expression. Every failure is returned
-// as an error, which the SDK turns into a result with isError set, so the
-// model reads what went wrong and where.
+// calculate evaluates the expression. The SDK turns an error into a result
+// with isError set, so that the model reads what went wrong and where.
 func calculate(_ context.Context, _ *mcp.CallToolRequest, in CalculateInput) (*mcp.CallToolResult, CalculateOutput, error) {
-	tree, err := calc.Parse(in.Expression)
-	if err != nil {
-		return nil, CalculateOutput{}, explain(in.Expression, err)
-	}
-	v, err := calc.Eval(tree)
+	v, tree, err := calc.Evaluate(in.Expression)
 	if err != nil {
 		return nil, CalculateOutput{}, explain(in.Expression, err)
 	}
@@ -105,15 +88,12 @@ func calculate(_ context.Context, _ *mcp.CallToolRequest, in CalculateInput) (*m
 	return nil, CalculateOutput{Result: v, Parsed: tree.String()}, nil
 }
 
-// explain turns a calc error into the tool's error text: the message with its
-// column, then the expression with a caret under the fault.
+// explain turns a calc error into the tool's error text: the message with
+// its column, then the expression with a caret under the fault.
 func explain(expression string, err error) error {
 	var e *calc.Error
-	if !errors.As(err, &e) {
-		return err
-	}
-	if errors.Is(err, calc.ErrTooLong) {
-		return e // quoting a 10,000-character expression back helps no one
+	if !errors.As(err, &e) || errors.Is(err, calc.ErrTooLong) {
+		return err // quoting a 10,000-character expression back helps no one
 	}
 	return fmt.Errorf("%w\n%s", e, e.Caret(expression))
 }

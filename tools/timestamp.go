@@ -11,22 +11,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The formats of the get_timestamp tool's format argument.
+// The formats of get_timestamp's format argument.
 const (
 	FormatISO8601 = "iso8601" // RFC 3339 to the second, with the UTC offset: 2026-11-30T05:12:05+01:00
 	FormatUnix    = "unix"    // whole seconds since the Unix epoch, in decimal digits: 1796011925
 	FormatHuman   = "human"   // English, 24-hour clock: Monday, 30 November 2026, 05:12:05 CET (UTC+01:00)
 )
 
-// TimestampInput is the arguments object of the get_timestamp tool. Both
-// fields are optional; the empty string means the default.
+// TimestampInput is the arguments object of get_timestamp; "" is the default.
 type TimestampInput struct {
 	Format   string `json:"format,omitempty" jsonschema:"How to write the timestamp: iso8601, unix or human. Optional; default iso8601."`
 	Timezone string `json:"timezone,omitempty" jsonschema:"An IANA time zone name of the form Area/City, such as Europe/Paris or America/New_York. Optional; default UTC."`
 }
 
-// TimestampOutput is the structuredContent of a get_timestamp result: one
-// instant, written in the requested format and described in the zone used.
+// TimestampOutput is the structuredContent of a get_timestamp result.
 type TimestampOutput struct {
 	Timestamp string `json:"timestamp" jsonschema:"The instant in the requested format."`
 	Format    string `json:"format" jsonschema:"The format of timestamp: iso8601, unix or human."`
@@ -36,31 +34,21 @@ type TimestampOutput struct {
 	Unix      int64  `json:"unix" jsonschema:"The instant in whole seconds since 1970-01-01T00:00:00Z."`
 }
 
-// A FormatError reports a format argument that is not one of iso8601, unix
-// or human.
+// A FormatError reports a format argument that is not one of the formats.
 type FormatError struct {
 	Format string // the format argument, exactly as given
 }
 
 func (e *FormatError) Error() string {
-	return fmt.Sprintf("format %q is not a timestamp format; use %q, %q or %q",
-		e.Format, FormatISO8601, FormatUnix, FormatHuman)
+	return fmt.Sprintf("format %q is not a timestamp format; use %q, %q or %q", e.Format, FormatISO8601, FormatUnix, FormatHuman)
 }
 
-// Timestamp describes the instant t in the named format ("" means iso8601)
-// and time zone ("" means UTC). The timestamp is truncated to the second.
-//
-// Zone names are IANA names from the tz database embedded in the binary,
-// accepted in any letter case and reported as the database spells them.
-// Timestamp returns a *FormatError for an unknown format and a *ZoneError
-// for anything that is not a zone name: "Local", abbreviations such as
-// "PST", offsets such as "+05:00", Windows names, file paths.
-//
-// IsDST says whether the zone is on summer time at t: its UTC offset is
-// above the lowest it uses from six months before t to six months after.
-// That is not what time.Time.IsDST says where the tz database marks the
-// lower offset as DST ("negative DST"): Europe/Dublin is on summer time in
-// July, at +01:00, and Africa/Casablanca outside Ramadan, at +01:00.
+// Timestamp describes the instant t, truncated to the second, in the named
+// format ("" means iso8601) and IANA time zone ("" means UTC), matched in
+// any letter case and answered as the tz database spells it. Anything else
+// given as a zone ("Local", "PST", "+05:00", Windows names, file paths) is
+// a *ZoneError, and an unknown format a *FormatError. IsDST means summer
+// time, which time.Time.IsDST does not always mean (see dst.go).
 func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 	if format == "" {
 		format = FormatISO8601
@@ -91,11 +79,9 @@ func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 	return out, nil
 }
 
-// human writes t as "Monday, 30 November 2026, 05:12:05 CET (UTC+01:00)".
-// Where the tz database has no abbreviation for a zone, Go reports the
-// offset instead ("+0545" for Asia/Kathmandu, "-05" for Etc/GMT+5); that
-// would repeat the offset, so it is left out:
-// "Monday, 30 November 2026, 09:57:05 (UTC+05:45)".
+// human writes t as "Monday, 30 November 2026, 05:12:05 CET (UTC+01:00)",
+// leaving out an abbreviation that is an offset ("+0545"), as Go gives one
+// where the tz database has none.
 func human(t time.Time) string {
 	s := t.Format("Monday, 2 January 2006, 15:04:05")
 	if abbr, _ := t.Zone(); abbr != "" && abbr[0] != '+' && abbr[0] != '-' {
@@ -104,8 +90,7 @@ func human(t time.Time) string {
 	return s + " (UTC" + t.Format("-07:00") + ")"
 }
 
-// timestampDescription is the get_timestamp tool's description, written for
-// the model that chooses the arguments.
+// timestampDescription is written for the model that chooses the arguments.
 const timestampDescription = `Returns the current date and time in a given time zone.
 
 Arguments, both optional:
@@ -116,9 +101,8 @@ Legacy names in the database are accepted with the database's meaning, which is 
 
 The result gives timestamp, format, timezone (as the database spells it), utc_offset (+hh:mm), is_dst and unix (seconds). is_dst: true when the zone is on summer (daylight saving) time: its clocks are ahead of its standard time, which is the lowest UTC offset it uses in the six months before and after the instant. So Europe/Dublin is true in July and false in January, Africa/Casablanca is true except during Ramadan, and zones with one offset all year (UTC, Asia/Tokyo, EST) are always false.`
 
-// timestampInputSchema is TimestampInput's schema, as the SDK would infer
-// it, with the formats as an enum: the SDK then refuses any other format
-// before the handler runs.
+// timestampInputSchema is the schema the SDK would infer for TimestampInput,
+// with the formats as an enum, which the SDK enforces before the handler.
 func timestampInputSchema() *jsonschema.Schema {
 	s, err := jsonschema.For[TimestampInput](nil)
 	if err != nil {
@@ -128,18 +112,15 @@ func timestampInputSchema() *jsonschema.Schema {
 	return s
 }
 
-// addTimestamp registers get_timestamp on s. Each call reads the instant
-// from now.
+// addTimestamp registers get_timestamp, which reads the instant from now.
 func addTimestamp(s *mcp.Server, now func() time.Time) {
-	tool := &mcp.Tool{
+	mcp.AddTool(s, &mcp.Tool{
 		Name:        "get_timestamp",
 		Title:       "Current time",
 		Description: timestampDescription,
 		Annotations: readOnly(),
 		InputSchema: timestampInputSchema(),
-	}
-	mcp.AddTool(s, tool, func(_ context.Context, _ *mcp.CallToolRequest, in TimestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
-		// A non-nil error becomes a result with isError set, its message the text.
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in TimestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
 		out, err := Timestamp(now(), in.Format, in.Timezone)
 		return nil, out, err
 	})

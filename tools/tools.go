@@ -1,17 +1,12 @@
 // Package tools defines the three MCP tools this server offers: echo,
-// get_timestamp and calculate.
+// get_timestamp and calculate. It knows nothing of transports.
 //
-// Each tool is a [mcp.Tool] (its name, title, description and annotations)
-// plus a typed handler registered with [mcp.AddTool]. The SDK infers each
-// tool's inputSchema and outputSchema from the Go input and output types,
-// validates the arguments before the handler runs, and puts the output in
-// the result's structuredContent (MCP specification 2025-11-25, "Tools").
-//
-// Errors that the model can fix — a bad expression, an unknown time zone —
-// are returned as tool results with isError set, not as JSON-RPC errors, so
-// the model sees the message and can try again (SEP-1303).
-//
-// The package knows nothing of transports: it only adds tools to a server.
+// Each tool is a [mcp.Tool] and a typed handler, registered with
+// [mcp.AddTool]. The SDK infers the inputSchema and outputSchema from the
+// handler's Go types, validates the arguments, and puts the output in
+// structuredContent (MCP specification 2025-11-25, "Tools"). Errors the
+// model can fix are results with isError set, not JSON-RPC errors, so that
+// the model reads them and can try again (SEP-1303).
 package tools
 
 import (
@@ -20,28 +15,20 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Add registers echo, get_timestamp and calculate on s. The get_timestamp
-// tool reads the current instant from now, so tests can fix the clock.
+// Add registers echo, get_timestamp and calculate on s. get_timestamp
+// reads the current instant from now, so that tests can fix the clock.
 func Add(s *mcp.Server, now func() time.Time) {
 	addEcho(s)
 	addTimestamp(s, now)
 	addCalculate(s)
 }
 
-// Names returns the names of the tools Add registers, in order: for logs
-// and tests. A test checks it against the server's tools/list.
+// Names returns the names of the tools Add registers, in order, for logs.
 func Names() []string { return []string{"echo", "get_timestamp", "calculate"} }
 
-// readOnly holds the annotations shared by all three tools: each one only
-// computes an answer, changes nothing, gives the same answer for the same
-// input (get_timestamp's answer moves with the clock, not with side effects)
-// and touches nothing outside the server.
+// readOnly returns the annotations all three tools share: each changes
+// nothing, reaches nothing outside the server, and answers the same input
+// the same way (get_timestamp's answer moves only with the clock).
 func readOnly() *mcp.ToolAnnotations {
-	f := false
-	return &mcp.ToolAnnotations{
-		ReadOnlyHint:    true,
-		DestructiveHint: &f,
-		IdempotentHint:  true,
-		OpenWorldHint:   &f,
-	}
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
 }

@@ -1,30 +1,22 @@
-// Evaluation walks the tree in float64 and turns the results IEEE
-// arithmetic would carry on with, ±Inf and NaN, into errors at the
-// operator responsible, since JSON cannot carry them and a model cannot
-// act on them.
+// Evaluation turns ±Inf and NaN, which IEEE arithmetic carries on with,
+// into errors: JSON cannot carry them, and a model cannot act on them.
 
 package calc
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 )
 
-// Eval evaluates a parsed tree in float64 arithmetic (IEEE 754, round to
-// nearest even), as Go computes: x+y, x-y, x*y, x/y and math.Pow(x, y) for
-// x^y. Operands are evaluated left to right. The result is exact IEEE,
-// negative zero included: -0 evaluates to -0.
+// Eval evaluates a tree in float64 as Go computes (IEEE 754, round to
+// nearest even), left operand first: math.Pow for '^'.
+// The result is exact IEEE, -0 included, and 1e-400 is 0. A zero divisor,
+// 0/0 included, is an *Error wrapping ErrDivisionByZero, and a number or
+// result that is ±Inf or NaN (1e400, 1e308*10, 0^-1, (-8)^(1/3)) one
+// wrapping ErrNotFinite, at the operator or number responsible.
 //
-// Eval stops at the first fault and returns an *Error at the operator or
-// number responsible, wrapping
-//   - ErrDivisionByZero for a zero divisor, 0/0 included, at the '/';
-//   - ErrNotFinite for a number or a result that is ±Inf or NaN in float64,
-//     such as 1e400, 1e308*10, 0^-1 or (-8)^(1/3), at the number or operator.
-//
-// Eval recurses once per level of the tree. A tree from Parse is at most
-// about 5,000 levels deep, however it leans (see Limits in the package
-// documentation).
+// Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
+// deep as it is long, but MaxLength holds it to 5,000 operators.
 func Eval(n Node) (float64, error) {
 	switch n := n.(type) {
 	case *NumberNode:
@@ -35,13 +27,10 @@ func Eval(n Node) (float64, error) {
 		return n.Value, nil
 	case *UnaryNode:
 		x, err := Eval(n.X)
-		if err != nil {
-			return 0, err
-		}
 		if n.Op == '-' {
-			return -x, nil
+			x = -x
 		}
-		return x, nil
+		return x, err
 	case *BinaryNode:
 		x, err := Eval(n.Left)
 		if err != nil {
@@ -53,12 +42,11 @@ func Eval(n Node) (float64, error) {
 		}
 		return apply(n, x, y)
 	}
-	return 0, &Error{Column: 1, Msg: fmt.Sprintf("cannot evaluate %T; pass a tree from Parse", n)}
+	return 0, errorAt(0, nil, "cannot evaluate %T; pass a tree from Parse", n)
 }
 
-// Evaluate parses and evaluates an expression: Parse then Eval. On success
-// it returns the value and the tree; the tree is also returned if Parse
-// succeeded and Eval failed.
+// Evaluate parses and evaluates an expression: Parse, then Eval. It returns
+// the tree whenever Parse succeeds, even if Eval fails.
 func Evaluate(expression string) (value float64, tree Node, err error) {
 	tree, err = Parse(expression)
 	if err != nil {
@@ -68,8 +56,8 @@ func Evaluate(expression string) (value float64, tree Node, err error) {
 	return value, tree, err
 }
 
-// apply returns x n.Op y, or an error if that is a division by zero or not
-// finite. Every operator in the table (operator.go) needs a case here.
+// apply returns x n.Op y, or an error for a division by zero or a result
+// that is not finite. Every operator in the table needs a case here.
 func apply(n *BinaryNode, x, y float64) (float64, error) {
 	var z float64
 	switch n.Op {

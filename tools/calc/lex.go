@@ -1,7 +1,5 @@
-// The lexer splits an expression into tokens, as text/template/parse's does,
-// so that the parser deals in numbers and operators rather than bytes. It
-// also writes the messages about characters the language lacks, since only
-// it sees them.
+// The lexer splits an expression into tokens, as text/template/parse's
+// does. Only it sees characters the language lacks, so it explains them.
 
 package calc
 
@@ -12,14 +10,13 @@ import (
 	"unicode/utf8"
 )
 
-// tokenKind identifies the kind of a token.
 type tokenKind int
 
 const (
 	tokenError      tokenKind = iota // text the language lacks; the token's text is the message
 	tokenEOF                         // end of the expression
 	tokenNumber                      // 12, 3.5, .5, 5., 1e3, 2.5E-3
-	tokenOperator                    // an operator of the table in operator.go, or a sign
+	tokenOperator                    // a row of the table in operator.go, or a sign
 	tokenLeftParen                   // (
 	tokenRightParen                  // )
 )
@@ -37,8 +34,8 @@ type lexer struct {
 	offset int // of the next unread byte
 }
 
-// next returns the next token, or tokenEOF at the end of the input. After a
-// tokenError the lexer's position is unspecified; the parser stops there.
+// next returns the next token, or tokenEOF at the end. The parser stops at
+// a tokenError.
 func (l *lexer) next() token {
 	for l.offset < len(l.input) && isSpace(l.input[l.offset]) {
 		l.offset++
@@ -71,14 +68,8 @@ func (l *lexer) errorf(format string, args ...any) token {
 	return token{kind: tokenError, pos: pos(l.offset), text: fmt.Sprintf(format, args...)}
 }
 
-// number scans a decimal number:
-//
-//	number   = mantissa [ exponent ] .
-//	mantissa = digits [ "." [ digits ] ] | "." digits .
-//	exponent = ( "e" | "E" ) [ "+" | "-" ] digits .
-//
-// A number must not run into a letter, digit, '_' or '.', so 0x10, 1_000,
-// 2pi and 1.2.3 are each reported whole as one malformed number.
+// number scans a number of the grammar in doc.go. 0x10, 1_000, 2pi and
+// 1.2.3 are each reported whole, as one malformed number.
 func (l *lexer) number() token {
 	s := l.input[l.offset:]
 	n := digits(s, 0)
@@ -106,9 +97,8 @@ func (l *lexer) number() token {
 	return l.token(tokenNumber, n)
 }
 
-// unexpected reports the character at the next unread byte, which no token
-// begins with. A run of letters is quoted whole ('sqrt', not 's'), and
-// characters people often use in arithmetic get a hint at what to write.
+// unexpected reports the character at the next unread byte, which begins
+// no token: a word whole ('sqrt', not 's'), with hints for look-alikes.
 func (l *lexer) unexpected() token {
 	r, size := utf8.DecodeRuneInString(l.input[l.offset:])
 	accepted := "the calculator accepts numbers, " + symbols() + " and parentheses"
@@ -138,8 +128,7 @@ func (l *lexer) unexpected() token {
 	return l.errorf("unexpected %s; %s", strconv.QuoteRune(r), accepted)
 }
 
-// digits returns the offset of the first byte at or after i in s that is not
-// a decimal digit.
+// digits returns the offset of the first non-digit from i in s.
 func digits(s string, i int) int {
 	for i < len(s) && isDigit(s[i]) {
 		i++
@@ -149,7 +138,6 @@ func digits(s string, i int) int {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// isSpace reports whether c is white space between tokens: space, tab, newline or CR.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // isWordByte reports whether c may not follow a number directly.

@@ -1,7 +1,5 @@
-// The binary operators are listed once, in a table that the lexer, the
-// parser's loops and the error messages read, and that the calculate tool
-// describes, so that adding an operator is adding a row (and a case to
-// apply, in eval.go, for what it computes).
+// The binary operators are rows of one table, read by the lexer, the parser,
+// the messages and the calculate tool: adding one is a row and a case in apply.
 
 package calc
 
@@ -18,9 +16,8 @@ type Operator struct {
 	RightAssoc bool // whether a chain groups from the right: 2^3^2 = 2^(3^2)
 }
 
-// The precedence levels, loosest first. Each is read by the grammar rule it
-// is named after, in parse.go: the rule's loop (or option, for power)
-// takes every operator of its level.
+// The precedence levels, loosest first, each named after the grammar rule
+// in parse.go that takes its operators.
 const (
 	expressionLevel = 1
 	termLevel       = 2
@@ -40,8 +37,7 @@ var operators = []Operator{
 // Operators returns the binary operators, loosest first.
 func Operators() []Operator { return slices.Clone(operators) }
 
-// precedence returns the precedence of the operator written c, or 0 if c
-// is no operator.
+// precedence returns the precedence of the operator c, or 0 if c is none.
 func precedence(c byte) int {
 	for _, op := range operators {
 		if op.Symbol == c {
@@ -51,7 +47,7 @@ func precedence(c byte) int {
 	return 0
 }
 
-// symbols returns the operators as messages list them, such as "+ - * / ^".
+// symbols returns the operators as messages list them: "+ - * / ^".
 func symbols() string {
 	list := make([]string, len(operators))
 	for i, op := range operators {
