@@ -11,9 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // This file is the config subcommand: it prints, for one client, the
@@ -240,23 +241,11 @@ func goRunLaunch() (launch, error) {
 	if err != nil {
 		return launch{}, err
 	}
-	if got := moduleDirective(data); got != modulePath {
+	if got := modfile.ModulePath(data); got != modulePath {
 		return launch{}, fmt.Errorf("%s declares module %q, not %q; run config in the %s checkout, "+
 			"or give a built server with -binary", gomod, got, modulePath, modulePath)
 	}
 	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}, Env: env}, nil
-}
-
-// moduleRE matches a go.mod's module directive: the path, bare or quoted.
-var moduleRE = regexp.MustCompile(`(?m)^\s*module\s+"?([^"\s]+)"?`)
-
-// moduleDirective returns the module path that the go.mod content data
-// declares, or "" if it declares none.
-func moduleDirective(data []byte) string {
-	if m := moduleRE.FindSubmatch(data); m != nil {
-		return string(m[1])
-	}
-	return ""
 }
 
 // shellQuote returns s as one word for a POSIX shell: as it is if it holds

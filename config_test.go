@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/modfile"
 )
 
 // parseConfig extracts the server's launch from the output of config for
@@ -242,19 +243,10 @@ func TestRunDispatchesConfig(t *testing.T) {
 	parseConfig(t, "cursor", stdout.String())
 }
 
-func TestModuleDirective(t *testing.T) {
+func TestModulePath(t *testing.T) {
 	gomod, err := os.ReadFile("go.mod")
 	require.NoError(t, err)
-	assert.Equal(t, modulePath, moduleDirective(gomod), "this checkout's go.mod declares modulePath")
-
-	tests := []struct{ gomod, want string }{
-		{"module example.com/a\n", "example.com/a"},
-		{"// comment\n\nmodule \"example.com/b\" // quoted\n", "example.com/b"},
-		{"go 1.26\n", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, moduleDirective([]byte(tt.gomod)), "moduleDirective(%q)", tt.gomod)
-	}
+	assert.Equal(t, modulePath, modfile.ModulePath(gomod), "this checkout's go.mod declares modulePath")
 }
 
 func TestShellQuote(t *testing.T) {
