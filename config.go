@@ -16,19 +16,15 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
-// modulePath is the module this checkout's go.mod declares: config checks
-// it, so as never to print the directory of another module.
-const modulePath = "mcp-hello-tools"
+const (
+	modulePath = "mcp-hello-tools" // checked, so that config never prints another module's directory
+	serverKey  = "hello-tools"     // hosts list the server, and name its log, under this key
+)
 
-// serverKey names the server in the configurations; hosts show it in their
-// lists and name the server's log after it.
-const serverKey = "hello-tools"
-
-// goSettings go into the configuration's env because hosts pass a server few
-// of their own variables (those built on the TypeScript SDK: HOME, LOGNAME,
-// PATH, SHELL, TERM and USER). Without the shell's caches the first start is
-// a cold build, longer than hosts wait; without GOMODCACHE or GOPATH, go run
-// fails: "go: module cache not found".
+// goSettings go into the configuration's env, as hosts pass a server few
+// variables (those on the TypeScript SDK: HOME, LOGNAME, PATH, SHELL, TERM,
+// USER). Without the shell's caches, the first start is a cold build longer
+// than hosts wait; without GOMODCACHE or GOPATH, go run fails outright.
 var goSettings = []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOFLAGS"}
 
 // launch is how a host starts the server.
@@ -38,8 +34,7 @@ type launch struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
-// clients are the hosts config knows, each with what to do with its
-// configuration (see writeConfig for the configurations' shapes).
+// clients maps the hosts config knows to what to do with their configuration.
 var clients = map[string]string{
 	"claude-desktop": "Paste into claude_desktop_config.json (Settings > Developer > Edit Config), merging\n" +
 		"\"mcpServers\" with any servers already there, then quit and restart Claude Desktop.",
@@ -52,9 +47,8 @@ var clients = map[string]string{
 }
 
 // runConfig runs "config CLIENT [-binary PATH]": it prints to stdout the
-// configuration that makes CLIENT start this server, and to stderr what to
-// do with it. A host starts the server itself, not from the user's shell:
-// the configuration gives absolute paths, and the shell's Go settings.
+// configuration that makes CLIENT start this server, with the absolute paths
+// a host needs, and to stderr what to do with it.
 func runConfig(args []string, stdout, stderr io.Writer) error {
 	list := strings.Join(slices.Sorted(maps.Keys(clients)), ", ")
 	flags := flag.NewFlagSet(name+" config", flag.ContinueOnError)
@@ -128,8 +122,6 @@ func writeConfig(w io.Writer, client string, l launch) error {
 		}
 		_, err := fmt.Fprintln(w, cmd)
 		return err
-	default:
-		return fmt.Errorf("config: no configuration for client %q", client)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false) // a path's & or < as it is
@@ -171,25 +163,23 @@ func serverLaunch(binary string) (launch, error) {
 	}
 	gomod := env["GOMOD"]
 	maps.DeleteFunc(env, func(k, v string) bool { return k == "GOMOD" || v == "" })
+	const elsewhere = "run config in the " + modulePath + " checkout, or give a built server with -binary"
 	if gomod == "" || gomod == os.DevNull {
-		return launch{}, fmt.Errorf("the working directory is not in a Go module; run config in the %s checkout, "+
-			"or give a built server with -binary", modulePath)
+		return launch{}, errors.New("the working directory is not in a Go module; " + elsewhere)
 	}
 	data, err := os.ReadFile(gomod)
 	if err != nil {
 		return launch{}, err
 	}
 	if got := modfile.ModulePath(data); got != modulePath {
-		return launch{}, fmt.Errorf("%s declares module %q, not %q; run config in the %s checkout, "+
-			"or give a built server with -binary", gomod, got, modulePath, modulePath)
+		return launch{}, fmt.Errorf("%s declares module %q, not %q; %s", gomod, got, modulePath, elsewhere)
 	}
 	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}, Env: env}, nil
 }
 
-// shellQuote returns s as one word for a POSIX shell: bare if the shell
-// treats none of its characters specially, else in single quotes, inside
-// which every character is literal; a single quote in s ends them, is
-// written \', and starts them again.
+// shellQuote returns s as one word for a POSIX shell: bare if no character
+// of s is special to the shell, else in single quotes, inside which all is
+// literal; a single quote in s ends them, is written \', and starts them again.
 func shellQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") == "" {
 		return s
