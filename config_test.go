@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/modfile"
 )
 
 // parseConfig extracts the server's launch from the output of config for
@@ -110,17 +111,17 @@ func TestConfigGoRun(t *testing.T) {
 	moduleDir, err := os.Getwd() // go test runs in the package directory, the module root
 	require.NoError(t, err)
 
-	for _, c := range clients {
-		t.Run(c.name, func(t *testing.T) {
+	for client := range clients {
+		t.Run(client, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			require.NoError(t, runConfig([]string{c.name}, &stdout, &stderr), "config %s; stderr:\n%s", c.name, &stderr)
-			l := parseConfig(t, c.name, stdout.String())
-			assert.Equal(t, goCmd, l.Command, "config %s: command", c.name)
-			assert.Equal(t, []string{"-C", moduleDir, "run", "."}, l.Args, "config %s: args", c.name)
+			require.NoError(t, runConfig([]string{client}, &stdout, &stderr), "config %s; stderr:\n%s", client, &stderr)
+			l := parseConfig(t, client, stdout.String())
+			assert.Equal(t, goCmd, l.Command, "config %s: command", client)
+			assert.Equal(t, []string{"-C", moduleDir, "run", "."}, l.Args, "config %s: args", client)
 			for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPROXY"} {
-				assert.Equal(t, goEnv(t, k), l.Env[k], "config %s: env %s, as the go command sees it", c.name, k)
+				assert.Equal(t, goEnv(t, k), l.Env[k], "config %s: env %s, as the go command sees it", client, k)
 			}
-			assert.Contains(t, stderr.String(), "run . -version", "config %s tells to build first", c.name)
+			assert.Contains(t, stderr.String(), "run . -version", "config %s tells to build first", client)
 		})
 	}
 }
@@ -179,16 +180,16 @@ func TestConfigBinary(t *testing.T) {
 	bin := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(bin, []byte("not really a server"), 0o755))
 
-	for _, c := range clients {
+	for client := range clients {
 		orders := map[string][]string{
-			"client first": {c.name, "-binary", bin},
-			"flag first":   {"-binary", bin, c.name},
+			"client first": {client, "-binary", bin},
+			"flag first":   {"-binary", bin, client},
 		}
 		for order, args := range orders {
-			t.Run(c.name+" "+order, func(t *testing.T) {
+			t.Run(client+" "+order, func(t *testing.T) {
 				var stdout, stderr bytes.Buffer
 				require.NoError(t, runConfig(args, &stdout, &stderr), "config %q; stderr:\n%s", args, &stderr)
-				l := parseConfig(t, c.name, stdout.String())
+				l := parseConfig(t, client, stdout.String())
 				assert.Equal(t, launch{Command: bin, Args: []string{}}, l, "config %q", args)
 				assert.NotContains(t, stderr.String(), "run . -version", "config %q", args)
 			})
@@ -242,19 +243,10 @@ func TestRunDispatchesConfig(t *testing.T) {
 	parseConfig(t, "cursor", stdout.String())
 }
 
-func TestModuleDirective(t *testing.T) {
+func TestModulePath(t *testing.T) {
 	gomod, err := os.ReadFile("go.mod")
 	require.NoError(t, err)
-	assert.Equal(t, modulePath, moduleDirective(gomod), "this checkout's go.mod declares modulePath")
-
-	tests := []struct{ gomod, want string }{
-		{"module example.com/a\n", "example.com/a"},
-		{"// comment\n\nmodule \"example.com/b\" // quoted\n", "example.com/b"},
-		{"go 1.26\n", ""},
-	}
-	for _, tt := range tests {
-		assert.Equal(t, tt.want, moduleDirective([]byte(tt.gomod)), "moduleDirective(%q)", tt.gomod)
-	}
+	assert.Equal(t, modulePath, modfile.ModulePath(gomod), "this checkout's go.mod declares modulePath")
 }
 
 func TestShellQuote(t *testing.T) {

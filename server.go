@@ -11,11 +11,10 @@ import (
 	"mcp-hello-tools/tools"
 )
 
-// name is the implementation name the server reports to clients.
+// name and version are what the server reports of itself to clients. A
+// release build may set version with -ldflags "-X main.version=…".
 const name = "mcp-hello-tools"
 
-// version is the implementation version the server reports. Release builds
-// may override it with -ldflags "-X main.version=…".
 var version = "0.1.0"
 
 // instructions tell the model what the server is for; clients show them to
@@ -24,18 +23,15 @@ const instructions = "Three small tools: echo returns a message unchanged, " +
 	"get_timestamp tells the current time in any IANA time zone, " +
 	"calculate evaluates an arithmetic expression."
 
-// capabilities are the features the server advertises: tools, and nothing
-// else. The transports answer exactly the methods of these capabilities
-// (protocol.Served), so a feature is served once it is added here, and a
-// method of any other is "not found".
+// capabilities are the features the server advertises: tools only. The
+// transports serve exactly their methods (protocol.Served): a feature added
+// here is served, and a method of any other is "not found".
 var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 
 // newServer builds the MCP server with its three tools. now is the clock
-// get_timestamp reads; logger receives one line per tool call.
-//
-// The server speaks every revision of the specification go-sdk knows:
-// 2026-07-28, where each request carries its version, and 2025-11-25 to
-// 2024-11-05, which a client chooses in its initialize request.
+// get_timestamp reads; logger receives one line per tool call. It speaks
+// every revision go-sdk knows: 2026-07-28, where each request carries its
+// version, and 2025-11-25 to 2024-11-05, chosen in initialize.
 func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(
 		&mcp.Implementation{Name: name, Title: "MCP hello tools", Version: version},
@@ -62,9 +58,9 @@ func logToolCalls(logger *slog.Logger) mcp.Middleware {
 			start := time.Now()
 			res, err := next(ctx, method, req)
 			outcome := "ok"
-			if r, _ := res.(*mcp.CallToolResult); err != nil {
+			if err != nil {
 				outcome = err.Error()
-			} else if r != nil && r.IsError {
+			} else if r, _ := res.(*mcp.CallToolResult); r != nil && r.IsError {
 				outcome = "tool error"
 			}
 			logger.Info("tools/call", "tool", call.Params.Name, "duration", time.Since(start), "outcome", outcome)
