@@ -19,9 +19,8 @@ var version = "0.1.0"
 
 // instructions tell the model what the server is for; clients show them to
 // the model with the tools.
-const instructions = "Three small tools: echo returns a message unchanged, " +
-	"get_timestamp tells the current time in any IANA time zone, " +
-	"calculate evaluates an arithmetic expression."
+const instructions = "Small tools that answer at once, from this server alone, and change nothing: " +
+	"each tool's description says what it does and what it takes."
 
 // capabilities are the features the server advertises: tools only. The
 // transports serve exactly their methods (protocol.Served): a feature added
