@@ -1,7 +1,7 @@
 // Command mcp-hello-tools is a Model Context Protocol (MCP) server, over stdio
-// or Streamable HTTP, with three small tools (echo, get_timestamp and
-// calculate), written as a lesson in how an MCP server is built in Go. The
-// README explains its flags and walks through the files, from server.go on.
+// or Streamable HTTP, with a few small tools (package tools), written as a
+// lesson in how an MCP server is built in Go. The README explains its flags
+// and walks through the files, from server.go on.
 //
 // Usage:
 //
