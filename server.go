@@ -27,7 +27,7 @@ const instructions = "Small tools that answer at once, from this server alone, a
 // here is served, and a method of any other is "not found".
 var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 
-// newServer builds the MCP server with its three tools. now is the clock
+// newServer builds the MCP server with its tools. now is the clock
 // get_timestamp reads; logger receives one line per tool call. It speaks
 // every revision go-sdk knows: 2026-07-28, where each request carries its
 // version, and 2025-11-25 to 2024-11-05, chosen in initialize.
