@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -142,3 +143,72 @@ func decodeJSONLines(t *testing.T, f *txtar.File) []any {
 	}
 	return values
 }
+
+// codePattern finds the README's quotes of code: a fenced go block after
+// <!-- code: PATH -->, which must be in PATH, verbatim.
+var codePattern = regexp.MustCompile("(?s)<!-- code: ([^ ]+) -->\\s*```go\\n(.*?)```")
+
+func TestReadmeCode(t *testing.T) {
+	quotes := codePattern.FindAllStringSubmatch(readme(t), -1)
+	require.NotEmpty(t, quotes, "README has no <!-- code: PATH --> blocks")
+	for _, q := range quotes {
+		src, err := os.ReadFile(q[1])
+		require.NoError(t, err, "README quotes %s", q[1])
+		assert.True(t, strings.Contains(string(src), q[2]), "README quotes code that is not in %s:\n%s", q[1], q[2])
+	}
+}
+
+// exerciseHeading matches an exercise's heading in the README: "### 1. …".
+var exerciseHeading = regexp.MustCompile(`(?m)^### (\d+)\. `)
+
+// TestExerciseHints checks that each exercise's hints name, in backticks,
+// every file its reference solution, exercises/N-NAME.patch, touches: a
+// learner who follows the hints is never left to find a file alone.
+// (.ci/exercises checks that go test passes with each patch applied.)
+func TestExerciseHints(t *testing.T) {
+	text := readme(t)
+	start := strings.Index(text, "\n## Exercises\n")
+	require.GreaterOrEqual(t, start, 0, "README has no Exercises section")
+	text = text[start:]
+	if end := strings.Index(text[1:], "\n## "); end >= 0 {
+		text = text[:end+1]
+	}
+	sections := map[string]string{}
+	heads := exerciseHeading.FindAllStringSubmatchIndex(text, -1)
+	for i, h := range heads {
+		end := len(text)
+		if i+1 < len(heads) {
+			end = heads[i+1][0]
+		}
+		sections[text[h[2]:h[3]]] = text[h[0]:end]
+	}
+	patches, err := filepath.Glob(filepath.Join("exercises", "*.patch"))
+	require.NoError(t, err)
+	require.NotEmpty(t, patches)
+	touched := regexp.MustCompile(`(?m)^diff --git a/(\S+) b/`)
+	for _, patch := range patches {
+		number, _, _ := strings.Cut(filepath.Base(patch), "-")
+		hints, ok := sections[number]
+		require.True(t, ok, "%s has no exercise %s. in the README", patch, number)
+		data, err := os.ReadFile(patch)
+		require.NoError(t, err)
+		files := touched.FindAllStringSubmatch(string(data), -1)
+		require.NotEmpty(t, files, "%s touches no file", patch)
+		for _, f := range files {
+			assert.True(t, namedIn(hints, f[1]), "the hints of exercise %s do not name %s, which %s touches", number, f[1], patch)
+		}
+	}
+}
+
+// namedIn reports whether hints name file in backticks, itself or by a
+// pattern such as `testdata/*.txtar`.
+func namedIn(hints, file string) bool {
+	for _, m := range backticked.FindAllStringSubmatch(hints, -1) {
+		if ok, _ := path.Match(m[1], file); ok {
+			return true
+		}
+	}
+	return false
+}
+
+var backticked = regexp.MustCompile("`([^`]+)`")
