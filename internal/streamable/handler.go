@@ -27,6 +27,7 @@ package streamable
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +37,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -77,6 +79,7 @@ const minPOSTWeight = 256 << 10
 // A Handler is the http.Handler of an MCP endpoint.
 type Handler struct {
 	opts           Options
+	server         *mcp.Server
 	legacy, modern *mcp.StreamableHTTPHandler
 	origins        *http.CrossOriginProtection
 	inFlight       *semaphore.Weighted
@@ -87,17 +90,16 @@ type Handler struct {
 
 // NewHandler returns the handler that serves server.
 func NewHandler(server *mcp.Server, opts Options) *Handler {
-	opts.MaxBodySize = orDefault(opts.MaxBodySize, 8<<20)
-	opts.MaxInFlightSize = orDefault(opts.MaxInFlightSize, 16<<20)
-	opts.BodyTimeout = orDefault(opts.BodyTimeout, 5*time.Second)
-	opts.MaxSessions = orDefault(opts.MaxSessions, 64)
-	opts.SessionTimeout = orDefault(opts.SessionTimeout, 30*time.Minute)
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	opts.MaxBodySize = cmp.Or(opts.MaxBodySize, 8<<20)
+	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, 16<<20)
+	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 5*time.Second)
+	opts.MaxSessions = cmp.Or(opts.MaxSessions, 64)
+	opts.SessionTimeout = cmp.Or(opts.SessionTimeout, 30*time.Minute)
+	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	getServer := func(*http.Request) *mcp.Server { return server }
 	return &Handler{
-		opts: opts,
+		opts:   opts,
+		server: server,
 		legacy: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
 			MaxRequestBodyBytes: opts.MaxBodySize, SessionTimeout: opts.SessionTimeout}),
 		modern: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
@@ -106,13 +108,6 @@ func NewHandler(server *mcp.Server, opts Options) *Handler {
 		inFlight: semaphore.NewWeighted(opts.MaxInFlightSize),
 		sessions: map[string]time.Time{},
 	}
-}
-
-func orDefault[T int | int64 | time.Duration](v, def T) T {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // ServeHTTP implements http.Handler.
@@ -169,14 +164,14 @@ func (h *Handler) checkSite(r *http.Request) error {
 		host = r.Host
 	}
 	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && IsLoopback(local.String()) && !IsLoopback(host) {
-		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: Host %q is not a loopback name (a DNS rebinding attack?); use 127.0.0.1, [::1] or localhost", cut(r.Host))
+		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: Host %.60q is not a loopback name (a DNS rebinding attack?); use 127.0.0.1, [::1] or localhost", r.Host)
 	}
 	// CrossOriginProtection exempts GET and HEAD, which cannot change
 	// anything on a web server; here a GET opens an event stream.
 	post := *r
 	post.Method = http.MethodPost
 	if err := h.origins.Check(&post); err != nil {
-		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from another site (Origin %q): %v", cut(r.Header.Get("Origin")), err)
+		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from another site (Origin %.60q): %v", r.Header.Get("Origin"), err)
 	}
 	return nil
 }
@@ -199,13 +194,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, rc *http.Response
 		_ = rc.SetReadDeadline(time.Time{})
 	}
 	var tooLarge *http.MaxBytesError
-	var netErr net.Error
 	switch {
 	case errors.As(err, &tooLarge):
 		writeError(w, http.StatusRequestEntityTooLarge, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
 			"invalid request: message too large: a request body may hold at most %d bytes", h.opts.MaxBodySize))
 		return
-	case errors.As(err, &netErr) && netErr.Timeout():
+	case errors.Is(err, os.ErrDeadlineExceeded):
 		w.Header().Set("Connection", "close") // the rest of the body may never come
 		writeError(w, http.StatusRequestTimeout, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
 			"invalid request: the body did not arrive within %v", h.opts.BodyTimeout))
@@ -265,7 +259,7 @@ func errorStatus(err error, era protocol.Era) int {
 // as JSON-RPC errors for the request with the given id, and returns the
 // Mcp-Session-Id its response carries, if any.
 func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) string {
-	pw := &plainErrors{ResponseWriter: w, id: id}
+	pw := &plainErrors{ResponseWriter: w}
 	handler.ServeHTTP(pw, r)
 	session := w.Header().Get("Mcp-Session-Id")
 	if pw.status != 0 {
@@ -288,7 +282,6 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 // again as JSON-RPC.
 type plainErrors struct {
 	http.ResponseWriter
-	id     json.RawMessage
 	status int    // the status of a plain-text error held back, or 0
 	text   []byte // its first 512 bytes
 }
@@ -325,11 +318,6 @@ func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error
 // idle the longest, as its client's DELETE would.
 func (h *Handler) add(id string) {
 	h.mu.Lock()
-	for s, used := range h.sessions {
-		if time.Since(used) > h.opts.SessionTimeout { // go-sdk has ended it
-			delete(h.sessions, s)
-		}
-	}
 	h.sessions[id] = time.Now()
 	oldest := ""
 	if len(h.sessions) > h.opts.MaxSessions {
@@ -343,9 +331,13 @@ func (h *Handler) add(id string) {
 	h.mu.Unlock()
 	if oldest != "" {
 		h.opts.Logger.Info("ended the session idle the longest: too many sessions", "max", h.opts.MaxSessions)
-		req, _ := http.NewRequest(http.MethodDelete, "/", nil) // a constant request cannot fail
-		req.Header.Set("Mcp-Session-Id", oldest)
-		h.legacy.ServeHTTP(discard{}, req)
+		for s := range h.server.Sessions() {
+			if s.ID() == oldest {
+				if err := s.Close(); err != nil { // as its client's DELETE would
+					h.opts.Logger.Warn("ending a session", "error", err)
+				}
+			}
+		}
 	}
 }
 
@@ -363,19 +355,4 @@ func (h *Handler) forget(id string) {
 	h.mu.Lock()
 	delete(h.sessions, id)
 	h.mu.Unlock()
-}
-
-// discard is a ResponseWriter for requests the handler makes itself.
-type discard struct{}
-
-func (discard) Header() http.Header         { return http.Header{} }
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
-func (discard) WriteHeader(int)             {}
-
-// cut returns s cut to 60 bytes, for a message.
-func cut(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
