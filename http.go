@@ -18,32 +18,18 @@ import (
 	"mcp-hello-tools/tools"
 )
 
-// This file serves the tools over the Streamable HTTP transport of the MCP
-// specification: the client POSTs each JSON-RPC message to one endpoint,
-// /mcp, and reads the reply. go-sdk's StreamableHTTPHandler does the
-// protocol; internal/streamable wraps it with what a local server without
-// authentication needs, and what go-sdk v1.8.0 leaves out.
+const (
+	mcpPath        = "/mcp"
+	maxConnections = 256             // open at once; more wait unaccepted, so file descriptors last
+	shutdownGrace  = 5 * time.Second // how long shutdown waits for requests in flight
+)
 
-// mcpPath is the URL path of the MCP endpoint.
-const mcpPath = "/mcp"
-
-// maxConnections bounds the HTTP connections open at once: more wait,
-// unaccepted, until one closes, so that no number of clients can use up
-// the process's file descriptors.
-const maxConnections = 256
-
-// shutdownGrace is how long a shutdown waits for requests in flight before
-// closing their connections.
-const shutdownGrace = 5 * time.Second
-
-// errNotLoopback is returned, wrapped, for an -http address that is not a
-// loopback address.
+// errNotLoopback is returned, wrapped, for an -http address not on loopback.
 var errNotLoopback = errors.New("not a loopback address")
 
-// serveHTTP serves server over Streamable HTTP at http://addr/mcp until ctx
-// is cancelled, then shuts down gracefully. addr is host:port with a
-// loopback host (127.0.0.1, [::1] or localhost); port 0 picks a free port,
-// and the "serving" log line gives the URL.
+// serveHTTP serves server over Streamable HTTP until ctx is cancelled: a
+// client POSTs each JSON-RPC message to http://addr/mcp and reads the reply.
+// Port 0 picks a free port, and the "serving" log line gives the URL.
 func serveHTTP(ctx context.Context, addr string, server *mcp.Server, logger *slog.Logger) error {
 	ln, err := listenLoopback(addr)
 	if err != nil {
@@ -54,9 +40,8 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server, logger *slo
 	return serveListener(ctx, netutil.LimitListener(ln, maxConnections), server, logger)
 }
 
-// listenLoopback listens on addr after checking that its host is a loopback
-// address. The server has no authentication: on any other interface, every
-// program that can reach the port could call its tools.
+// listenLoopback listens on addr if its host is loopback: the server has no
+// authentication, so elsewhere any program that reaches the port could call tools.
 func listenLoopback(addr string) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
@@ -67,38 +52,23 @@ func listenLoopback(addr string) (net.Listener, error) {
 			"on 127.0.0.1, [::1] or localhost, such as 127.0.0.1:8080", addr, errNotLoopback)
 	}
 	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, err
-	}
-	// "localhost" is a name: check what it resolved to.
-	if tcp, ok := ln.Addr().(*net.TCPAddr); !ok || !tcp.IP.IsLoopback() {
+	if err == nil && !streamable.IsLoopback(ln.Addr().String()) { // what "localhost" resolved to
 		_ = ln.Close()
 		return nil, fmt.Errorf("-http %q: listening on %s: %w", addr, ln.Addr(), errNotLoopback)
 	}
-	return ln, nil
+	return ln, err
 }
 
-// newHTTPHandler returns the HTTP handler of the server: the MCP endpoint at
-// /mcp, and 404 elsewhere.
-func newHTTPHandler(server *mcp.Server, logger *slog.Logger) http.Handler {
-	mux := http.NewServeMux()
-	mux.Handle(mcpPath, streamable.NewHandler(server, streamable.Options{
-		Methods: protocol.Served(capabilities), Logger: logger}))
-	return mux
-}
-
-// serveListener serves server on ln until ctx is cancelled, then shuts down:
-// it stops accepting connections, lets requests in flight finish for up to
-// shutdownGrace, and returns nil.
+// serveListener serves server at /mcp on ln until ctx is cancelled, then
+// lets requests in flight finish for up to shutdownGrace.
 func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, logger *slog.Logger) error {
-	// Shutdown waits for every request to finish, but a GET to /mcp is a
-	// session's standing stream for server-initiated messages, which
-	// finishes only when the client leaves: base contexts end with ctx.
-	base, cancelBase := context.WithCancel(context.Background())
-	defer cancelBase()
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, streamable.NewHandler(server, streamable.Options{Methods: protocol.Served(capabilities), Logger: logger}))
 	srv := &http.Server{
-		Handler:     newHTTPHandler(server, logger),
-		BaseContext: func(net.Listener) context.Context { return base },
+		Handler: mux,
+		// Requests end with ctx: shutdown waits for every request, and a
+		// session's GET stream would otherwise last until its client leaves.
+		BaseContext: func(net.Listener) context.Context { return ctx },
 		// No ReadTimeout or WriteTimeout: they would cut event streams
 		// short. The handler bounds the time a body takes instead.
 		ReadHeaderTimeout: 5 * time.Second,
@@ -106,8 +76,6 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	srv.RegisterOnShutdown(cancelBase)
-
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	select {
@@ -119,12 +87,7 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		logger.Warn("shutdown: closing connections still active", "after", shutdownGrace, "error", err)
-		if err := srv.Close(); err != nil {
-			return err
-		}
-	}
-	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
-		return err
+		return srv.Close()
 	}
 	return nil
 }

@@ -1,32 +1,22 @@
-// Package streamable serves an MCP server over the Streamable HTTP
-// transport with go-sdk's own mcp.StreamableHTTPHandler, and keeps the
-// promises that handler alone does not keep in go-sdk v1.8.0. Each
-// shortfall, and what this package does instead:
+// Package streamable serves an MCP server over Streamable HTTP through
+// go-sdk's mcp.StreamableHTTPHandler, and adds what go-sdk v1.8.0 lacks;
+// each part can go once go-sdk has it:
 //
-//   - One era per handler: go-sdk serves 2026-07-28 requests only from a
-//     stateless handler, and the sessions of the initialize handshake only
-//     from a stateful one. Here the server has one of each, and each
-//     request goes to the handler of its era (protocol.Methods.Check), as
-//     the specification's "Compatibility Matrix" describes a dual-era
-//     server.
-//   - Errors in plain text: go-sdk answers a body that is not JSON-RPC, an
-//     unknown method, a missing or unknown session, a wrong Content-Type
-//     and more with a text/plain reason, and some errors with code 0
-//     (go-sdk#976; the transport's error bodies are unsettled in the
-//     specification, modelcontextprotocol#1398). Here each message is
-//     checked with package protocol before go-sdk sees it, and a
-//     plain-text error go-sdk still writes is rewritten as a JSON-RPC
-//     error response with the request's id.
-//   - Cross-origin GETs: http.CrossOriginProtection exempts GET, so a web
-//     page could open a session's event stream through the user's
-//     browser. Here the Origin check applies to every method.
-//   - No bounds: on the request bodies in flight, on the time a body may
-//     take to arrive, or on the number of sessions. Here there are (see
-//     Options); once those are met, go-sdk's own handler could serve alone.
+//   - Both eras on one endpoint (the specification's "Compatibility
+//     Matrix"): go-sdk serves 2026-07-28 only when stateless, and
+//     initialize sessions only when stateful.
+//   - JSON-RPC errors only: go-sdk answers a malformed body, an unknown
+//     method or session and more in text/plain, some with code 0
+//     (go-sdk#976; HTTP error bodies are unsettled, modelcontextprotocol#1398).
+//   - Cross-origin GETs refused: http.CrossOriginProtection lets GET
+//     through, and here a GET opens a session's event stream.
+//   - Bounds on the bodies in flight, the time a body takes to arrive, and
+//     the number of sessions.
 package streamable
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -36,6 +26,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -47,38 +38,27 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
-// Options configure a Handler. Zero values mean the defaults given.
+// Options configure a Handler. A zero field takes the default given.
 type Options struct {
-	// Methods are the methods the server answers (see protocol.Served).
-	Methods protocol.Methods
+	Methods protocol.Methods // the methods the server answers (see protocol.Served)
 	Logger  *slog.Logger
 
-	// MaxBodySize bounds a request body, in bytes: 8 MiB, as a stdio line.
-	MaxBodySize int64
-	// MaxInFlightSize bounds the bodies of the POSTs being served, in
-	// bytes: 16 MiB. Each POST counts for its Content-Length, or
-	// MaxBodySize when it has none, and at least 256 KiB: so at most 64
-	// POSTs are served at once. The next waits for room.
-	MaxInFlightSize int64
-	// BodyTimeout bounds the time a body takes to arrive, and a POST's wait
-	// for room: 5 s. Past it the answer is 408 or 503.
-	BodyTimeout time.Duration
-	// MaxSessions bounds the sessions of the initialize handshake: 64. A new
-	// session beyond it ends the one idle the longest, whose client gets
-	// 404 and may start a new one, as the transport specifies.
-	MaxSessions int
-	// SessionTimeout ends a session idle this long: 30 minutes.
-	SessionTimeout time.Duration
+	MaxInFlightSize int64         // bytes in the bodies of the POSTs being served: 16 MiB
+	BodyTimeout     time.Duration // a POST's wait for room and its body's arrival: 5 s
+	MaxSessions     int           // sessions of the initialize handshake: 64
 }
 
-// minPOSTWeight is the least a POST counts for against MaxInFlightSize.
-const minPOSTWeight = 256 << 10
+const (
+	maxBodySize    = 8 << 20          // bytes in a request body, as in a stdio line
+	minPOSTWeight  = 256 << 10        // the least a POST counts for: at most 64 at once
+	sessionTimeout = 30 * time.Minute // ends a session idle this long
+)
 
 // A Handler is the http.Handler of an MCP endpoint.
 type Handler struct {
 	opts           Options
+	server         *mcp.Server
 	legacy, modern *mcp.StreamableHTTPHandler
-	origins        *http.CrossOriginProtection
 	inFlight       *semaphore.Weighted
 
 	mu       sync.Mutex
@@ -87,32 +67,21 @@ type Handler struct {
 
 // NewHandler returns the handler that serves server.
 func NewHandler(server *mcp.Server, opts Options) *Handler {
-	opts.MaxBodySize = orDefault(opts.MaxBodySize, 8<<20)
-	opts.MaxInFlightSize = orDefault(opts.MaxInFlightSize, 16<<20)
-	opts.BodyTimeout = orDefault(opts.BodyTimeout, 5*time.Second)
-	opts.MaxSessions = orDefault(opts.MaxSessions, 64)
-	opts.SessionTimeout = orDefault(opts.SessionTimeout, 30*time.Minute)
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
+	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, 16<<20)
+	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 5*time.Second)
+	opts.MaxSessions = cmp.Or(opts.MaxSessions, 64)
+	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	getServer := func(*http.Request) *mcp.Server { return server }
 	return &Handler{
-		opts: opts,
+		opts:   opts,
+		server: server,
 		legacy: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
-			MaxRequestBodyBytes: opts.MaxBodySize, SessionTimeout: opts.SessionTimeout}),
+			MaxRequestBodyBytes: maxBodySize, SessionTimeout: sessionTimeout}),
 		modern: mcp.NewStreamableHTTPHandler(getServer, &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: opts.Logger,
-			MaxRequestBodyBytes: opts.MaxBodySize, Stateless: true}),
-		origins:  http.NewCrossOriginProtection(),
+			MaxRequestBodyBytes: maxBodySize, Stateless: true}),
 		inFlight: semaphore.NewWeighted(opts.MaxInFlightSize),
 		sessions: map[string]time.Time{},
 	}
-}
-
-func orDefault[T int | int64 | time.Duration](v, def T) T {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // ServeHTTP implements http.Handler.
@@ -122,31 +91,30 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if r.Method != http.MethodPost {
-		// GET opens a legacy session's event stream and DELETE ends a
-		// session; a modern client sends neither, and gets 405.
+		// GET opens a legacy session's event stream, DELETE ends one; modern clients get 405.
 		era := h.legacy
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
 			era = h.modern
 		}
 		h.serve(era, w, r, nil)
 		if r.Method == http.MethodDelete {
-			h.forget(r.Header.Get("Mcp-Session-Id"))
+			h.mu.Lock()
+			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
+			h.mu.Unlock()
 		}
 		return
 	}
-	// The wait for room and the body's arrival share one deadline; past
-	// it, the connection closes, as the rest of the body may never come.
+	// A POST waits for room for its Content-Length (maxBodySize if unknown).
+	// The wait and the body share one deadline: the body may never come.
 	deadline := time.Now().Add(h.opts.BodyTimeout)
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(deadline) // not every ResponseWriter has deadlines
-	weight := min(max(r.ContentLength, minPOSTWeight), h.opts.MaxBodySize)
+	_ = http.NewResponseController(w).SetReadDeadline(deadline) // not every ResponseWriter has deadlines
+	weight := min(max(r.ContentLength, minPOSTWeight), maxBodySize)
 	if r.ContentLength < 0 {
-		weight = h.opts.MaxBodySize
+		weight = maxBodySize
 	}
 	ctx, cancel := context.WithDeadline(r.Context(), deadline)
-	err := h.inFlight.Acquire(ctx, weight)
-	cancel()
-	if err != nil {
+	defer cancel()
+	if err := h.inFlight.Acquire(ctx, weight); err != nil {
 		w.Header().Set("Retry-After", "1")
 		w.Header().Set("Connection", "close")
 		writeError(w, http.StatusServiceUnavailable, nil, protocol.Errorf(jsonrpc.CodeInternalError,
@@ -154,35 +122,26 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.inFlight.Release(weight)
-	h.post(w, r, rc)
+	h.post(w, r)
 }
 
-// checkSite refuses the requests a web page could make through the user's
-// browser (MCP, Streamable HTTP, "Security Warning"): one whose Host is
-// not a loopback name, although it arrived on a loopback address (DNS
-// rebinding: a page on evil.example whose name now resolves to 127.0.0.1),
-// or whose Origin or Sec-Fetch-Site header says it comes from another site.
-// Clients that are not browsers send neither header.
+// checkSite refuses what a web page could send through the user's browser
+// (MCP, Streamable HTTP, "Security Warning"): a foreign Host on a loopback
+// connection (DNS rebinding), or an Origin or Sec-Fetch-Site of another site.
 func (h *Handler) checkSite(r *http.Request) error {
-	host, _, err := net.SplitHostPort(r.Host)
-	if err != nil {
-		host = r.Host
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if ok && IsLoopback(local.String()) && !IsLoopback(r.Host) {
+		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: Host %.60q is not a loopback name (a DNS rebinding attack?); use 127.0.0.1, [::1] or localhost", r.Host)
 	}
-	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && IsLoopback(local.String()) && !IsLoopback(host) {
-		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: Host %q is not a loopback name (a DNS rebinding attack?); use 127.0.0.1, [::1] or localhost", cut(r.Host))
-	}
-	// CrossOriginProtection exempts GET and HEAD, which cannot change
-	// anything on a web server; here a GET opens an event stream.
-	post := *r
+	post := *r // CrossOriginProtection exempts GET, which here opens an event stream
 	post.Method = http.MethodPost
-	if err := h.origins.Check(&post); err != nil {
-		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from another site (Origin %q): %v", cut(r.Header.Get("Origin")), err)
+	if err := http.NewCrossOriginProtection().Check(&post); err != nil {
+		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from another site (Origin %.60q): %v", r.Header.Get("Origin"), err)
 	}
 	return nil
 }
 
-// IsLoopback reports whether host, a host or host:port, is "localhost" or a
-// loopback IP address.
+// IsLoopback reports whether host (or host:port) is localhost or a loopback IP.
 func IsLoopback(host string) bool {
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -191,105 +150,81 @@ func IsLoopback(host string) bool {
 	return host == "localhost" || err == nil && ip.IsLoopback()
 }
 
-// post reads and checks one POSTed message, and hands it to the handler of
-// its era.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request, rc *http.ResponseController) {
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.opts.MaxBodySize))
-	if err == nil {
-		_ = rc.SetReadDeadline(time.Time{})
-	}
-	var tooLarge *http.MaxBytesError
-	var netErr net.Error
-	switch {
-	case errors.As(err, &tooLarge):
-		writeError(w, http.StatusRequestEntityTooLarge, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
-			"invalid request: message too large: a request body may hold at most %d bytes", h.opts.MaxBodySize))
-		return
-	case errors.As(err, &netErr) && netErr.Timeout():
-		w.Header().Set("Connection", "close") // the rest of the body may never come
-		writeError(w, http.StatusRequestTimeout, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest,
-			"invalid request: the body did not arrive within %v", h.opts.BodyTimeout))
-		return
-	case err != nil:
-		writeError(w, http.StatusBadRequest, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: reading the body: %v", err))
+// post reads one POSTed message, checks it, and serves it in its era.
+func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodySize))
+	if err != nil {
+		status, why := http.StatusBadRequest, "reading the body: "+err.Error()
+		var tooLarge *http.MaxBytesError
+		switch {
+		case errors.As(err, &tooLarge):
+			status, why = http.StatusRequestEntityTooLarge, fmt.Sprintf("message too large: a request body may hold at most %d bytes", maxBodySize)
+		case errors.Is(err, os.ErrDeadlineExceeded):
+			status, why = http.StatusRequestTimeout, fmt.Sprintf("the body did not arrive within %v", h.opts.BodyTimeout)
+			w.Header().Set("Connection", "close")
+		}
+		writeError(w, status, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %s", why))
 		return
 	}
+	// Else net/http's background read would hit the deadline in a long call, and cancel it.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
 	msg, err := protocol.Decode(body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, msg.ID, err)
 		return
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
-	if msg.Response {
-		h.serve(h.legacy, w, r, nil)
-		return
-	}
+	session := r.Header.Get("Mcp-Session-Id")
 	era, err := h.opts.Methods.Check(msg, r.Header.Get("MCP-Protocol-Version"))
+	var e *jsonrpc.Error
 	switch {
+	case msg.Response:
+		h.serve(h.legacy, w, r, nil)
 	case err != nil && msg.ID == nil:
-		w.WriteHeader(http.StatusAccepted) // a notification is never answered; one the server does not serve is dropped
+		w.WriteHeader(http.StatusAccepted) // a notification is never answered; one not served is dropped
+	case err != nil && era == protocol.Legacy:
+		writeError(w, http.StatusOK, msg.ID, err) // as any other response, which legacy clients read
+	case errors.As(err, &e) && e.Code == jsonrpc.CodeMethodNotFound:
+		writeError(w, http.StatusNotFound, msg.ID, err) // MCP 2026-07-28, Streamable HTTP
 	case err != nil:
-		writeError(w, errorStatus(err, era), msg.ID, err)
+		writeError(w, http.StatusBadRequest, msg.ID, err)
 	case era == protocol.Modern:
 		h.serve(h.modern, w, r, msg.ID)
-	case r.Header.Get("Mcp-Session-Id") != "":
-		h.touch(r.Header.Get("Mcp-Session-Id"))
+	case session != "":
+		h.track(session, false)
 		h.serve(h.legacy, w, r, msg.ID)
 	case msg.Method != "initialize":
 		writeError(w, http.StatusBadRequest, msg.ID, protocol.Errorf(jsonrpc.CodeInvalidRequest,
 			"invalid request: no Mcp-Session-Id header: send initialize first, then the Mcp-Session-Id header of its response with every request of the session"))
 	default:
-		if id := h.serve(h.legacy, w, r, msg.ID); id != "" {
-			h.add(id)
-		}
+		h.serve(h.legacy, w, r, msg.ID)
+		h.track(w.Header().Get("Mcp-Session-Id"), true) // "" if initialize failed
 	}
 }
 
-// errorStatus is the HTTP status of a refused request (MCP 2026-07-28,
-// Streamable HTTP): 404 for a method a modern request asks for that does
-// not exist, 400 for the other errors of the modern era. A legacy request
-// is answered as any other, with 200 and the JSON-RPC error, which clients
-// of that era read.
-func errorStatus(err error, era protocol.Era) int {
-	var e *jsonrpc.Error
-	switch {
-	case era == protocol.Legacy:
-		return http.StatusOK
-	case errors.As(err, &e) && e.Code == jsonrpc.CodeMethodNotFound:
-		return http.StatusNotFound
-	}
-	return http.StatusBadRequest
-}
-
-// serve has handler serve r, with the plain-text errors it writes rewritten
-// as JSON-RPC errors for the request with the given id, and returns the
-// Mcp-Session-Id its response carries, if any.
-func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) string {
-	pw := &plainErrors{ResponseWriter: w, id: id}
+// serve has handler serve r, and rewrites a plain-text error as JSON-RPC.
+func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+	pw := &plainErrors{ResponseWriter: w}
 	handler.ServeHTTP(pw, r)
-	session := w.Header().Get("Mcp-Session-Id")
-	if pw.status != 0 {
-		msg := strings.TrimSpace(string(pw.text))
-		if pw.status == http.StatusNotFound {
-			msg += fmt.Sprintf(": the session has ended (it was idle for %v, was deleted, or the server restarted); "+
-				"send initialize without Mcp-Session-Id to start a new one", h.opts.SessionTimeout)
-		}
-		code := int64(jsonrpc.CodeInvalidRequest)
-		if pw.status >= 500 {
-			code = jsonrpc.CodeInternalError
-		}
-		writeError(w, pw.status, id, protocol.Errorf(code, "invalid request: %s", msg))
+	if pw.status == 0 {
+		return
 	}
-	return session
+	msg := strings.TrimSpace(string(pw.text))
+	if pw.status == http.StatusNotFound {
+		msg += fmt.Sprintf(": the session has ended (it was idle for %v, was deleted, or the server restarted); "+
+			"send initialize without Mcp-Session-Id to start a new one", sessionTimeout)
+	}
+	code := int64(jsonrpc.CodeInvalidRequest)
+	if pw.status >= 500 {
+		code = jsonrpc.CodeInternalError
+	}
+	writeError(w, pw.status, id, protocol.Errorf(code, "invalid request: %s", msg))
 }
 
-// A plainErrors is the http.ResponseWriter go-sdk's handler writes to: it
-// holds back an error the handler writes as text/plain, for serve to say
-// again as JSON-RPC.
+// A plainErrors holds back an error go-sdk writes as text/plain, for serve.
 type plainErrors struct {
 	http.ResponseWriter
-	id     json.RawMessage
-	status int    // the status of a plain-text error held back, or 0
+	status int    // the status of the error held back, or 0
 	text   []byte // its first 512 bytes
 }
 
@@ -309,28 +244,24 @@ func (p *plainErrors) Write(b []byte) (int, error) {
 	return p.ResponseWriter.Write(b)
 }
 
-// Unwrap lets http.ResponseController, which go-sdk flushes event streams
-// with, reach the server's own ResponseWriter.
+// Unwrap lets go-sdk's http.ResponseController flush event streams.
 func (p *plainErrors) Unwrap() http.ResponseWriter { return p.ResponseWriter }
 
 // writeError writes a JSON-RPC error response with the given status.
 func writeError(w http.ResponseWriter, status int, id json.RawMessage, err error) {
-	w.Header().Del("X-Content-Type-Options")
+	w.Header().Del("X-Content-Type-Options") // left by the http.Error this replaces
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(protocol.ErrorResponse(id, err)) // the client may have gone
 }
 
-// add records a new legacy session and, beyond MaxSessions, ends the one
-// idle the longest, as its client's DELETE would.
-func (h *Handler) add(id string) {
+// track records that a known or new legacy session was used now. A new one past
+// MaxSessions ends the one idle the longest, whose client gets 404 and starts anew.
+func (h *Handler) track(id string, isNew bool) {
 	h.mu.Lock()
-	for s, used := range h.sessions {
-		if time.Since(used) > h.opts.SessionTimeout { // go-sdk has ended it
-			delete(h.sessions, s)
-		}
+	if _, known := h.sessions[id]; known || isNew && id != "" {
+		h.sessions[id] = time.Now()
 	}
-	h.sessions[id] = time.Now()
 	oldest := ""
 	if len(h.sessions) > h.opts.MaxSessions {
 		for s, used := range h.sessions {
@@ -341,41 +272,15 @@ func (h *Handler) add(id string) {
 		delete(h.sessions, oldest)
 	}
 	h.mu.Unlock()
-	if oldest != "" {
-		h.opts.Logger.Info("ended the session idle the longest: too many sessions", "max", h.opts.MaxSessions)
-		req, _ := http.NewRequest(http.MethodDelete, "/", nil) // a constant request cannot fail
-		req.Header.Set("Mcp-Session-Id", oldest)
-		h.legacy.ServeHTTP(discard{}, req)
+	if oldest == "" {
+		return
 	}
-}
-
-// touch records that a session has been used now.
-func (h *Handler) touch(id string) {
-	h.mu.Lock()
-	if _, ok := h.sessions[id]; ok {
-		h.sessions[id] = time.Now()
+	h.opts.Logger.Info("ending the session idle the longest: too many sessions", "max", h.opts.MaxSessions)
+	for s := range h.server.Sessions() {
+		if s.ID() == oldest {
+			if err := s.Close(); err != nil { // as its client's DELETE would
+				h.opts.Logger.Warn("ending a session", "error", err)
+			}
+		}
 	}
-	h.mu.Unlock()
-}
-
-// forget removes a session its client has ended.
-func (h *Handler) forget(id string) {
-	h.mu.Lock()
-	delete(h.sessions, id)
-	h.mu.Unlock()
-}
-
-// discard is a ResponseWriter for requests the handler makes itself.
-type discard struct{}
-
-func (discard) Header() http.Header         { return http.Header{} }
-func (discard) Write(b []byte) (int, error) { return len(b), nil }
-func (discard) WriteHeader(int)             {}
-
-// cut returns s cut to 60 bytes, for a message.
-func cut(s string) string {
-	if len(s) > 60 {
-		return s[:60] + "…"
-	}
-	return s
 }
