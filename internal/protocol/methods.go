@@ -24,9 +24,11 @@ var Versions = mcp.SupportedProtocolVersions()
 // An Era is the protocol a request is served under.
 type Era uint8
 
+// The eras: Legacy requests follow an initialize handshake (2024-11-05 to
+// 2025-11-25); Modern ones each carry their version in _meta.
 const (
-	Legacy Era = 1 << iota // after an initialize handshake (2024-11-05 to 2025-11-25)
-	Modern                 // each carrying its version in _meta (ModernVersion on)
+	Legacy Era = 1 << iota
+	Modern
 )
 
 // methods are what a client may send (MCP 2026-07-28 and 2025-11-25,
