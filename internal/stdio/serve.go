@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -161,19 +162,13 @@ type call struct {
 }
 
 func newConn(opts Options) *conn {
-	if opts.In == nil {
-		opts.In = os.Stdin
-	}
-	if opts.Out == nil {
-		opts.Out = os.Stdout
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	opts.MaxMessageSize = orDefault(opts.MaxMessageSize, DefaultMaxMessageSize)
-	opts.MaxInFlight = orDefault(opts.MaxInFlight, DefaultMaxInFlight)
-	opts.MaxInFlightSize = orDefault(opts.MaxInFlightSize, DefaultMaxInFlightSize)
-	opts.GracePeriod = orDefault(opts.GracePeriod, DefaultGracePeriod)
+	opts.In = cmp.Or[io.Reader](opts.In, os.Stdin)
+	opts.Out = cmp.Or[io.Writer](opts.Out, os.Stdout)
+	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
+	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, DefaultMaxMessageSize)
+	opts.MaxInFlight = cmp.Or(opts.MaxInFlight, DefaultMaxInFlight)
+	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, DefaultMaxInFlightSize)
+	opts.GracePeriod = cmp.Or(opts.GracePeriod, DefaultGracePeriod)
 	c := &conn{
 		opts:    opts,
 		in:      bufio.NewReaderSize(opts.In, 64<<10),
@@ -186,13 +181,6 @@ func newConn(opts Options) *conn {
 	c.modern = make(chan jsonrpc.Message)
 	c.sessions = []*sessionConn{{c: c, era: protocol.Legacy}, {c: c, era: protocol.Modern}}
 	return c
-}
-
-func orDefault[T int | time.Duration](v, def T) T {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // close ends the session: the sessions' Read returns io.EOF, and nothing
