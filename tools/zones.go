@@ -6,18 +6,20 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
 // zoneByFold maps each zone name, folded by foldASCII, to its spelling in
-// the database. No two names differ only in case; a test checks it.
-var zoneByFold = func() map[string]string {
+// the database. No two names differ only in case; a test checks it. This
+// and the other tables here are made at their first use, not at startup.
+var zoneByFold = sync.OnceValue(func() map[string]string {
 	m := make(map[string]string, len(zoneNames))
 	for _, name := range zoneNames {
 		m[foldASCII(name)] = name
 	}
 	return m
-}()
+})
 
 // foldASCII lower-cases the ASCII letters of s, and nothing else, for
 // every name this file looks up. strings.ToLower and ToUpper would also map
@@ -41,7 +43,7 @@ func loadZone(name string) (*time.Location, string, error) {
 	if name == "" {
 		return time.UTC, "UTC", nil
 	}
-	canonical, ok := zoneByFold[foldASCII(name)]
+	canonical, ok := zoneByFold()[foldASCII(name)]
 	if !ok {
 		return nil, "", refuse(name)
 	}
@@ -100,11 +102,12 @@ func refuse(name string) *ZoneError {
 	case strings.Contains(name, "..") || strings.Contains(name, `\`) || strings.HasPrefix(name, "/"):
 		e := &ZoneError{Zone: name, reason: "is a file path, not a time zone name"}
 		_, rest, _ := strings.Cut(name, "zoneinfo/") // "/usr/share/zoneinfo/Europe/Paris" names a zone after all
-		if z, ok := zoneByFold[foldASCII(rest)]; ok {
+		if z, ok := zoneByFold()[foldASCII(rest)]; ok {
 			e.Suggestions = []string{z}
 		}
 		return e
 	}
+	abbreviations, windowsZones := zonesTables()
 	if zones, ok := abbreviations[folded]; ok {
 		return &ZoneError{Zone: name, Suggestions: zones,
 			reason: "is a time zone abbreviation, not an IANA zone name; abbreviations are ambiguous and do not say when daylight saving time begins or ends"}
@@ -119,12 +122,14 @@ func refuse(name string) *ZoneError {
 }
 
 // utcOffset matches UTC offsets: "+05:00", "UTC+5", "GMT-03:30", "UTC−8".
-var utcOffset = regexp.MustCompile(`^(?i:UTC|GMT|Z)?\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?$`)
+var utcOffset = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:UTC|GMT|Z)?\s*([+\-−])\s*(\d{1,2})(?::?(\d{2}))?$`)
+})
 
 // refuseOffset refuses a UTC offset, or returns nil for anything else. A
 // whole hour suggests its Etc/GMT zone, whose sign is inverted (POSIX).
 func refuseOffset(name, trimmed string) *ZoneError {
-	m := utcOffset.FindStringSubmatch(trimmed)
+	m := utcOffset().FindStringSubmatch(trimmed)
 	if m == nil {
 		return nil
 	}
@@ -141,7 +146,7 @@ func refuseOffset(name, trimmed string) *ZoneError {
 	case hours == 0 && minutes == 0:
 		e.Suggestions = []string{"UTC"}
 		e.advice += `; for UTC itself, use "UTC"`
-	case minutes == 0 && zoneByFold[foldASCII(etc)] == etc: // whole hours from Etc/GMT-14 to Etc/GMT+12
+	case minutes == 0 && zoneByFold()[foldASCII(etc)] == etc: // whole hours from Etc/GMT-14 to Etc/GMT+12
 		e.Suggestions = []string{etc}
 		e.advice += fmt.Sprintf(`; for a fixed UTC%+03d:00 all year, use %q (the Etc/GMT sign is inverted)`, hours, etc)
 	}
@@ -152,7 +157,7 @@ func refuseOffset(name, trimmed string) *ZoneError {
 // underscores, or the zones of a bare city ("new york": America/New_York).
 func nearZones(name string) []string {
 	name = foldASCII(strings.ReplaceAll(name, " ", "_"))
-	if z, ok := zoneByFold[name]; ok {
+	if z, ok := zoneByFold()[name]; ok {
 		return []string{z}
 	}
 	var near []string // in zoneNames' order, which is sorted
@@ -170,9 +175,9 @@ func nearZones(name string) []string {
 //go:embed zones.txt
 var zonesTxt string
 
-// abbreviations and windowsZones map each name in zones.txt, folded by
-// foldASCII, to the zones it suggests.
-var abbreviations, windowsZones = readZonesTxt()
+// zonesTables returns two maps, abbreviations and Windows names, from each
+// name in zones.txt, folded by foldASCII, to the zones it suggests.
+var zonesTables = sync.OnceValues(readZonesTxt)
 
 // readZonesTxt reads the "name: zone …" lines of zones.txt, abbreviations
 // first, Windows names after "[windows]".

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,28 +21,32 @@ import (
 
 // schemaErrors match the messages of github.com/google/jsonschema-go for the
 // keywords the tools' schemas use, which print names as ["a" "b"] and enum
-// values as [a b], and say each in plain words.
-var schemaErrors = []struct {
+// values as [a b], and say each in plain words; compiled at the first use.
+var schemaErrors = sync.OnceValue(func() []schemaError {
+	return []schemaError{
+		{regexp.MustCompile(`(?s)^validating root: required: missing properties: \[(.*)\]$`),
+			func(m []string) string { return "missing required argument " + commas(m[1]) }},
+		{regexp.MustCompile(`(?s)^validating root: unexpected additional properties \[(.*)\]$`),
+			func(m []string) string {
+				return "unknown argument " + commas(m[1]) + "; use only the arguments in the tool's inputSchema"
+			}},
+		{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): type: .* has type "(.*)", want "(.*)"$`),
+			func(m []string) string { return fmt.Sprintf("argument %q must be a %s, not %s", m[1], m[3], m[2]) }},
+		{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): enum: (.*) does not equal any of: \[(.*)\]$`),
+			func(m []string) string {
+				return fmt.Sprintf("argument %q is %s; it must be one of %s", m[1], quoteShort(m[2]), commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
+			}},
+		// A number beyond float64 fails as the SDK decodes the arguments.
+		{regexp.MustCompile(`(?s)^unmarshaling arguments: .*cannot unmarshal "([^"]{1,40})[^"]*" into Go struct field .*\.([^ .]+) of type float64$`),
+			func(m []string) string {
+				return fmt.Sprintf("argument %q: the number %s is out of range for a 64-bit float", m[2], m[1])
+			}},
+	}
+})
+
+type schemaError struct {
 	pattern *regexp.Regexp
 	plain   func(m []string) string
-}{
-	{regexp.MustCompile(`(?s)^validating root: required: missing properties: \[(.*)\]$`),
-		func(m []string) string { return "missing required argument " + commas(m[1]) }},
-	{regexp.MustCompile(`(?s)^validating root: unexpected additional properties \[(.*)\]$`),
-		func(m []string) string {
-			return "unknown argument " + commas(m[1]) + "; use only the arguments in the tool's inputSchema"
-		}},
-	{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): type: .* has type "(.*)", want "(.*)"$`),
-		func(m []string) string { return fmt.Sprintf("argument %q must be a %s, not %s", m[1], m[3], m[2]) }},
-	{regexp.MustCompile(`(?s)^validating root: validating /properties/([^:]*): enum: (.*) does not equal any of: \[(.*)\]$`),
-		func(m []string) string {
-			return fmt.Sprintf("argument %q is %s; it must be one of %s", m[1], quoteShort(m[2]), commas(fmt.Sprintf("%q", strings.Fields(m[3]))))
-		}},
-	// A number beyond float64 fails as the SDK decodes the arguments.
-	{regexp.MustCompile(`(?s)^unmarshaling arguments: .*cannot unmarshal "([^"]{1,40})[^"]*" into Go struct field .*\.([^ .]+) of type float64$`),
-		func(m []string) string {
-			return fmt.Sprintf("argument %q: the number %s is out of range for a 64-bit float", m[2], m[1])
-		}},
 }
 
 // plainArguments rewrites go-sdk's tool error in res for arguments that
@@ -60,7 +65,7 @@ func plainArguments(call *mcp.CallToolRequest, res mcp.Result) {
 		return
 	}
 	plain := strings.TrimPrefix(detail, "validating root: ")
-	for _, e := range schemaErrors {
+	for _, e := range schemaErrors() {
 		if m := e.pattern.FindStringSubmatch(detail); m != nil {
 			plain = e.plain(m)
 			break

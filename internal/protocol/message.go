@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -151,8 +150,12 @@ func shallowID(data []byte) json.RawMessage {
 	return nil
 }
 
-// integer matches an integer as JSON writes it.
-var integer = regexp.MustCompile(`^-?(0|[1-9][0-9]*)$`)
+// isInteger reports whether raw is an integer as JSON writes it.
+func isInteger(raw []byte) bool {
+	digits := bytes.TrimPrefix(raw, []byte("-"))
+	return len(digits) > 0 && (digits[0] != '0' || len(digits) == 1) &&
+		len(bytes.TrimLeft(digits, "0123456789")) == 0
+}
 
 // CanonicalID returns the id a reply carries for raw, an "id" as sent: nil
 // for none or null; an integer as written; a string re-encoded, invalid
@@ -161,7 +164,7 @@ func CanonicalID(raw json.RawMessage) (json.RawMessage, error) {
 	switch {
 	case raw == nil || string(raw) == "null":
 		return nil, nil
-	case integer.Match(raw):
+	case isInteger(raw):
 		return bytes.Clone(raw), nil
 	}
 	if s, ok := stringValue(raw); ok {
