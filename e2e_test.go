@@ -49,9 +49,13 @@ func TestMain(m *testing.M) {
 }
 
 // buildBinary returns the path of the server binary, built from this
-// package's source the first time it is called in a test run.
+// package's source the first time it is called in a test run. With -short,
+// the tests of the binary are skipped: go test -short ./... takes seconds.
 func buildBinary(t testing.TB) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the binary; skipped with -short")
+	}
 	binary.once.Do(func() {
 		binary.dir, binary.err = os.MkdirTemp("", "mcp-hello-tools-e2e-")
 		if binary.err != nil {

@@ -64,10 +64,14 @@ func TestReadmeToolExamples(t *testing.T) {
 		called[params.Name] = true
 		res, err := session.CallTool(context.Background(), &params)
 		require.NoError(t, err, "CallTool(%s)", ex.params)
-		assert.JSONEq(t, ex.result, mustJSON(t, res), "README example: the server's result for\n%s", ex.params)
+		got := mustJSON(t, res)
+		var indented bytes.Buffer
+		require.NoError(t, json.Indent(&indented, []byte(got), "", "  "))
+		assert.JSONEq(t, ex.result, got, "README example: the server's result for\n%s\nis\n%s", ex.params, indented.String())
 	}
 	for _, tool := range tools.Names() {
 		assert.True(t, called[tool], "README has no example call of %s", tool)
+		assert.Contains(t, readme(t), "| `"+tool+"` |", "the README's table of tools, at the top, has no row for %s", tool)
 	}
 }
 

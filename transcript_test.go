@@ -125,7 +125,8 @@ func testTranscript(t *testing.T, file string) {
 	require.NotNil(t, receive, "%s has no receive file; run with -update", file)
 	want := nonEmptyLines(string(receive.Data))
 	if diff := cmp.Diff(decodeLines(t, want), decodeLines(t, got)); diff != "" {
-		t.Errorf("%s: replies differ (-want +got):\n%s\ngot:\n%s", file, diff, strings.Join(got, "\n"))
+		t.Errorf("%s: replies differ (-want +got):\n%s\nIf the server is right, rewrite the file with\n"+
+			"\tgo test -run TestTranscripts -update .\nand read the change: git diff --word-diff testdata", file, diff)
 	}
 }
 

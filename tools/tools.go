@@ -26,9 +26,11 @@ func Add(s *mcp.Server, now func() time.Time) {
 // Names returns the names of the tools Add registers, in order, for logs.
 func Names() []string { return []string{"echo", "get_timestamp", "calculate"} }
 
-// readOnly returns the annotations all three tools share: each changes
+// readOnly returns the annotations every tool shares: each changes
 // nothing, reaches nothing outside the server, and answers the same input
-// the same way (get_timestamp's answer moves only with the clock).
+// the same way (get_timestamp's answer moves only with the clock). Two
+// hints are *bool, so that unset differs from false: new(false), new with a
+// value since Go 1.26, is a pointer to false.
 func readOnly() *mcp.ToolAnnotations {
 	return &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: new(false), IdempotentHint: true, OpenWorldHint: new(false)}
 }

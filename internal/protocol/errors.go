@@ -40,9 +40,13 @@ func WireError(err error) *jsonrpc.Error {
 			return out
 		}
 	}
-	if strings.HasPrefix(out.Message, `duplicate "initialize"`) ||
-		strings.HasSuffix(out.Message, "is invalid during session initialization") {
+	switch {
+	case strings.HasPrefix(out.Message, `duplicate "initialize"`):
 		out.Code = jsonrpc.CodeInvalidRequest
+	case strings.HasSuffix(out.Message, "is invalid during session initialization"):
+		out.Code = jsonrpc.CodeInvalidRequest
+		out.Message += `: send initialize first, or, in MCP ` + ModernVersion +
+			`, give each request its protocol version in "_meta"`
 	}
 	return out
 }

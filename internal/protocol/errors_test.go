@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -34,7 +35,7 @@ func TestWireError(t *testing.T) {
 	for _, tt := range tests {
 		got := WireError(tt.err)
 		assert.Equal(t, tt.code, got.Code, "WireError(%v).Code", tt.err)
-		assert.Equal(t, tt.err.Error(), got.Message, "WireError(%v) keeps the message", tt.err)
+		assert.True(t, strings.HasPrefix(got.Message, tt.err.Error()), "WireError(%v) keeps the message: %s", tt.err, got.Message)
 	}
 }
 

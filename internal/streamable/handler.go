@@ -136,7 +136,7 @@ func (h *Handler) checkSite(r *http.Request) error {
 	post := *r // CrossOriginProtection exempts GET, which here opens an event stream
 	post.Method = http.MethodPost
 	if err := http.NewCrossOriginProtection().Check(&post); err != nil {
-		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from another site (Origin %.60q): %v", r.Header.Get("Origin"), err)
+		return protocol.Errorf(jsonrpc.CodeInvalidRequest, "forbidden: a request from a web page of another site (Origin %.60q); this local server answers MCP clients only", r.Header.Get("Origin"))
 	}
 	return nil
 }
