@@ -139,7 +139,7 @@ func (c *conn) admit(msg *protocol.Message, era protocol.Era, size int) (int64, 
 	for c.unanswered > 0 && (c.unanswered >= c.opts.MaxInFlight || c.unansweredBytes+size > c.opts.MaxInFlightSize) {
 		c.mu.Unlock()
 		select {
-		case <-c.settled:
+		case <-c.progress:
 		case <-c.done:
 			return 0, errOver
 		}
@@ -161,8 +161,14 @@ func (c *conn) admit(msg *protocol.Message, era protocol.Era, size int) (int64, 
 func (c *conn) settleLocked(cl *call) {
 	c.unanswered--
 	c.unansweredBytes -= cl.size
+	c.signal()
+}
+
+// signal tells admit and drain that a request is settled or a reply is
+// moving, if they are not told already.
+func (c *conn) signal() {
 	select {
-	case c.settled <- struct{}{}:
+	case c.progress <- struct{}{}:
 	default:
 	}
 }
@@ -217,7 +223,8 @@ func (c *conn) cancel(params json.RawMessage) (jsonrpc.Message, protocol.Era) {
 }
 
 // write writes a session's reply under its request's id, with its error's
-// code mapped by protocol.WireError (go-sdk#976), unless it was cancelled.
+// code mapped by protocol.WireError (go-sdk#976), unless it was cancelled,
+// up to the moment the reply takes the output.
 func (c *conn) write(msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
 	if !ok { // a message of the server's own; this server sends none
@@ -228,29 +235,31 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		return c.writeLine(data)
 	}
 	n, _ := resp.ID.Raw().(int64)
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
 	c.mu.Lock()
 	cl := c.calls[n]
-	delete(c.calls, n)
-	if cl != nil && !cl.cancelled {
-		// A client may reuse the id as soon as it reads the reply.
-		delete(c.ids, string(cl.id))
-	}
-	c.mu.Unlock()
 	switch {
 	case cl == nil:
+		c.mu.Unlock()
 		c.log.Error("dropped a reply to no request in flight", "id", n)
 		return nil
 	case cl.cancelled:
+		delete(c.calls, n)
+		c.mu.Unlock()
 		c.log.Info("dropped the reply to a cancelled request", "id", string(cl.id), "method", cl.method)
 		return nil
 	}
+	delete(c.ids, string(cl.id)) // a client may reuse the id as soon as it reads the reply
+	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
+		delete(c.calls, n)
 		c.settleLocked(cl)
 		c.mu.Unlock()
 	}()
 	if resp.Error != nil {
-		return c.writeLine(protocol.ErrorResponse(cl.id, resp.Error))
+		return c.writeLocked(protocol.ErrorResponse(cl.id, resp.Error))
 	}
 	line := append(append(append([]byte(`{"jsonrpc":"2.0","id":`), cl.id...), `,"result":`...), resp.Result...)
 	line = append(line, '}')
@@ -261,7 +270,7 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		}
 		line = compact.Bytes()
 	}
-	return c.writeLine(line)
+	return c.writeLocked(line)
 }
 
 // reply writes the error reply to a line the SDK does not see.
@@ -269,27 +278,39 @@ func (c *conn) reply(id json.RawMessage, err error) {
 	_ = c.writeLine(protocol.ErrorResponse(id, err)) // writeLine logs its errors
 }
 
-// writeLine writes data and a newline with one Write. If it fails (EPIPE:
-// the client closed standard output), the session is over.
+// writeLine writes data and a newline, whole, before any other line.
 func (c *conn) writeLine(data []byte) error {
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
+	return c.writeLocked(data)
+}
+
+// writeChunk is how much of a line goes out in one Write: a client reading
+// a long reply slowly shows progress, which drain waits for.
+const writeChunk = 64 << 10
+
+// writeLocked writes data and a newline; outMu is held. If a write fails
+// (EPIPE: the client closed standard output), the session is over.
+func (c *conn) writeLocked(data []byte) error {
 	select {
 	case <-c.done:
 		return errOver
 	default:
 	}
 	c.trace("write: ", data)
-	if _, err := c.opts.Out.Write(append(data, '\n')); err != nil {
-		c.log.Warn("cannot write to standard output; ending the session", "error", err)
-		c.close()
-		return err
+	for data = append(data, '\n'); len(data) > 0; data = data[min(len(data), writeChunk):] {
+		if _, err := c.opts.Out.Write(data[:min(len(data), writeChunk)]); err != nil {
+			c.log.Warn("cannot write to standard output; ending the session", "error", err)
+			c.close()
+			return err
+		}
+		c.signal()
 	}
 	return nil
 }
 
 // drain waits, once the input has ended, until every request read is
-// answered or no reply has gone out for the grace period, and ends the
+// answered or no reply has moved for the grace period, and ends the
 // session.
 func (c *conn) drain() {
 	timer := time.NewTimer(c.opts.GracePeriod)
@@ -303,7 +324,7 @@ func (c *conn) drain() {
 			return
 		}
 		select {
-		case <-c.settled:
+		case <-c.progress:
 			timer.Reset(c.opts.GracePeriod)
 		case <-c.done:
 			return

@@ -10,7 +10,7 @@
 //     on. Once fixed, the checks can move to middleware.
 //   - Replies to requests still running are lost when the input ends
 //     (go-sdk#1061, fix in PR #1067). Here every request read is answered
-//     first, unless no reply has gone out for Options.GracePeriod. Once
+//     first, unless no reply has moved for Options.GracePeriod. Once
 //     fixed: drain, in conn.go.
 //   - Some errors carry code 0 (go-sdk#976). Here replies go out through
 //     protocol.WireError. Once fixed: that call, in write.

@@ -38,7 +38,7 @@ const closeWait = time.Second
 // Options configure Serve. The zero Options answer no method.
 type Options struct {
 	In  io.Reader // where messages are read; nil means os.Stdin
-	Out io.Writer // where they are written, one Write per line; nil means os.Stdout
+	Out io.Writer // where they are written, a line at a time; nil means os.Stdout
 
 	Methods protocol.Methods // the methods answered (see protocol.Served); others get -32601
 	// Logger receives what the client cannot be told: requests abandoned,
@@ -133,19 +133,19 @@ type conn struct {
 	sessions []*sessionConn
 	modern   chan jsonrpc.Message // to the modern session
 
-	outMu sync.Mutex // held while a line is written: one Write per line
+	outMu sync.Mutex // held while a line is written, so that lines never interleave
 
 	// calls are the requests in flight by the id the SDK knows them by,
 	// never reused; ids maps the client's ids of those not cancelled to it.
 	// unanswered and unansweredBytes count them and their lines until each
-	// is answered or cancelled, which signals settled.
+	// is answered or cancelled, which signals progress.
 	mu              sync.Mutex
 	calls           map[int64]*call
 	ids             map[string]int64
 	lastID          int64
 	unanswered      int
 	unansweredBytes int
-	settled         chan struct{}
+	progress        chan struct{}
 	initialized     bool // notifications/initialized has gone to the legacy session
 
 	done      chan struct{} // closed when the session is over
@@ -170,13 +170,13 @@ func newConn(opts Options) *conn {
 	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, DefaultMaxInFlightSize)
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, DefaultGracePeriod)
 	c := &conn{
-		opts:    opts,
-		in:      bufio.NewReaderSize(opts.In, 64<<10),
-		log:     opts.Logger,
-		calls:   map[int64]*call{},
-		ids:     map[string]int64{},
-		settled: make(chan struct{}, 1),
-		done:    make(chan struct{}),
+		opts:     opts,
+		in:       bufio.NewReaderSize(opts.In, 64<<10),
+		log:      opts.Logger,
+		calls:    map[int64]*call{},
+		ids:      map[string]int64{},
+		progress: make(chan struct{}, 1),
+		done:     make(chan struct{}),
 	}
 	c.modern = make(chan jsonrpc.Message)
 	c.sessions = []*sessionConn{{c: c, era: protocol.Legacy}, {c: c, era: protocol.Modern}}

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -458,4 +459,96 @@ func TestTrace(t *testing.T) {
 	assert.Contains(t, trace.String(), "read: "+initialize+"\n")
 	assert.Contains(t, trace.String(), "read: \\x1b[2Jnot json\n")
 	assert.Contains(t, trace.String(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+}
+
+// TestCancelWhileOutputBlocked: a request cancelled while its reply waits
+// for the output, held by a long write, gets no reply; and its id, reused,
+// gets the one reply to the new request.
+func TestCancelWhileOutputBlocked(t *testing.T) {
+	inR, inW := io.Pipe()
+	defer func() { _ = inW.Close() }()
+	outR, outW := io.Pipe() // a write blocks until the test reads
+	defer func() { _ = outR.Close() }()
+	go func() {
+		_ = Serve(context.Background(), newTestServer(nil), Options{In: inR, Out: outW,
+			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
+	}()
+	send := func(line string) {
+		_, err := io.WriteString(inW, line+"\n")
+		require.NoError(t, err)
+	}
+	out := bufio.NewReader(outR)
+	send(initialize)
+	_, err := out.ReadString('\n')
+	require.NoError(t, err)
+	send(toolCall("a", "echo", `{"message":"blocks the output"}`))
+	time.Sleep(100 * time.Millisecond) // echo's reply is blocked in Write
+	send(`{"jsonrpc":"2.0","id":"X","method":"ping"}`)
+	time.Sleep(100 * time.Millisecond) // ping's reply waits for the output
+	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"X"}}`)
+	time.Sleep(100 * time.Millisecond)
+	lines := make(chan string, 10)
+	go func() {
+		for {
+			line, err := out.ReadString('\n')
+			if err != nil {
+				return
+			}
+			lines <- line
+		}
+	}()
+	assert.Contains(t, <-lines, `"id":"a"`)
+	send(`{"jsonrpc":"2.0","id":"X","method":"tools/list"}`)
+	assert.Contains(t, <-lines, `"tools"`, "the reply to the id reused")
+	select {
+	case line := <-lines:
+		t.Fatalf("a reply to the cancelled request: %s", line)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestDrainSlowReader: at the end of input, a long reply to a client that
+// reads slowly but steadily goes out whole, though it takes longer than
+// the grace period: the wait is for progress, not for whole replies.
+func TestDrainSlowReader(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(context.Background(), newTestServer(nil), Options{In: inR, Out: outW, GracePeriod: time.Second,
+			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
+	}()
+	message := strings.Repeat("x", 40*writeChunk)
+	_, err := io.WriteString(inW, initialize+"\n"+toolCall(1, "echo", fmt.Sprintf(`{"message":%q}`, message))+"\n")
+	require.NoError(t, err)
+	require.NoError(t, inW.Close())
+	chunks := make(chan []byte)
+	go func() {
+		defer close(chunks)
+		for {
+			time.Sleep(100 * time.Millisecond) // 4 s for the reply, a read every tenth of the grace period
+			buf := make([]byte, writeChunk)
+			n, err := outR.Read(buf)
+			if err != nil {
+				return
+			}
+			chunks <- buf[:n]
+		}
+	}()
+	var got bytes.Buffer
+	for !bytes.Contains(got.Bytes(), []byte(message+`"}]}}`)) {
+		select {
+		case chunk := <-chunks:
+			got.Write(chunk)
+		case <-time.After(2 * time.Second):
+			t.Fatalf("the reply stopped after %d bytes", got.Len())
+		}
+	}
+	_ = outR.Close()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return")
+	}
 }
