@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -190,13 +191,24 @@ func TestInputErrors(t *testing.T) {
 		{"get_timestamp Local", "get_timestamp", map[string]any{"timezone": "Local"}, "IANA"},
 		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, `unknown argument "zone"`},
 	}
+	many := map[string]any{"message": "a"}
+	for i := range 10_000 {
+		many[fmt.Sprintf("unknown%d", i)] = i
+	}
+	tests = append(tests, struct {
+		name, tool string
+		args       any
+		want       string
+	}{"echo ten thousand unknown arguments", "echo", many, `…; use only the arguments`})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tt.tool, Arguments: tt.args})
 			require.NoError(t, err, "CallTool(%s, %v) is a tool error, not a JSON-RPC error", tt.tool, tt.args)
 			assert.True(t, res.IsError, "CallTool(%s, %v).IsError", tt.tool, tt.args)
 			require.NotEmpty(t, res.Content)
-			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, tt.want, "CallTool(%s, %v)", tt.tool, tt.args)
+			text := res.Content[0].(*mcp.TextContent).Text
+			assert.Contains(t, text, tt.want, "CallTool(%s, %.200v)", tt.tool, tt.args)
+			assert.Less(t, len(text), 1000, "a tool error as long as its input")
 		})
 	}
 

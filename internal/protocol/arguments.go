@@ -87,5 +87,11 @@ func quoteShort(s string) string {
 	return strconv.Quote(s)
 }
 
-// commas separates the names of a %q-printed list with commas.
-func commas(list string) string { return strings.ReplaceAll(list, `" "`, `", "`) }
+// commas separates the names of a %q-printed list with commas, and cuts a
+// list longer than 200 bytes: a tool error is no longer than it need be.
+func commas(list string) string {
+	if len(list) > 200 {
+		list = strings.ToValidUTF8(list[:200], "") + "…"
+	}
+	return strings.ReplaceAll(list, `" "`, `", "`)
+}

@@ -135,8 +135,9 @@ func (ms Methods) Check(m *Message, header string) (Era, error) {
 // metaVersion returns the protocol version in params' _meta ("" if not a
 // string), and whether there is one.
 func metaVersion(params json.RawMessage) (string, bool) {
-	// Most requests carry no version: look for its key before decoding.
-	if !bytes.Contains(params, []byte(mcp.MetaKeyProtocolVersion)) {
+	// Most requests carry no version: look for its key before decoding,
+	// unless an escape (protocolVersio\u006e) could hide it.
+	if !bytes.Contains(params, []byte(mcp.MetaKeyProtocolVersion)) && bytes.IndexByte(params, '\\') < 0 {
 		return "", false
 	}
 	var p struct {

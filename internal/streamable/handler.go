@@ -46,6 +46,7 @@ type Options struct {
 	MaxInFlightSize int64         // bytes in the bodies of the POSTs being served: 16 MiB
 	BodyTimeout     time.Duration // a POST's wait for room and its body's arrival: 5 s
 	MaxSessions     int           // sessions of the initialize handshake: 64
+	WriteTimeout    time.Duration // a POST's call and reply, once its body is in: 30 s
 }
 
 const (
@@ -70,6 +71,7 @@ func NewHandler(server *mcp.Server, opts Options) *Handler {
 	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, 16<<20)
 	opts.BodyTimeout = cmp.Or(opts.BodyTimeout, 5*time.Second)
 	opts.MaxSessions = cmp.Or(opts.MaxSessions, 64)
+	opts.WriteTimeout = cmp.Or(opts.WriteTimeout, 30*time.Second)
 	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	getServer := func(*http.Request) *mcp.Server { return server }
 	return &Handler{
@@ -96,8 +98,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
 			era = h.modern
 		}
-		h.serve(era, w, r, nil)
-		if r.Method == http.MethodDelete {
+		if refused := h.serve(era, w, r, nil); r.Method == http.MethodDelete && !refused {
 			h.mu.Lock()
 			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
 			h.mu.Unlock()
@@ -166,8 +167,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		writeError(w, status, nil, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %s", why))
 		return
 	}
-	// Else net/http's background read would hit the deadline in a long call, and cancel it.
-	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	// Else net/http's background read would hit the deadline in a long call,
+	// and cancel it. A reply not read within WriteTimeout ends its
+	// connection, and frees its room in the in-flight bound.
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Time{})
+	_ = rc.SetWriteDeadline(time.Now().Add(h.opts.WriteTimeout))
 	msg, err := protocol.Decode(body)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, msg.ID, err)
@@ -202,12 +207,13 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// serve has handler serve r, and rewrites a plain-text error as JSON-RPC.
-func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) {
+// serve has handler serve r, rewrites a plain-text error as JSON-RPC, and
+// reports whether there was one.
+func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id json.RawMessage) (refused bool) {
 	pw := &plainErrors{ResponseWriter: w}
 	handler.ServeHTTP(pw, r)
 	if pw.status == 0 {
-		return
+		return false
 	}
 	msg := strings.TrimSpace(string(pw.text))
 	if pw.status == http.StatusNotFound {
@@ -219,6 +225,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		code = jsonrpc.CodeInternalError
 	}
 	writeError(w, pw.status, id, protocol.Errorf(code, "invalid request: %s", msg))
+	return true
 }
 
 // A plainErrors holds back an error go-sdk writes as text/plain, for serve.

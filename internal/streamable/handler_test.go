@@ -3,6 +3,7 @@ package streamable
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -266,4 +267,38 @@ func TestInFlightBound(t *testing.T) {
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
 	wg.Wait()
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, url, initialize).status, "room is made once the first is answered")
+}
+
+// TestRefusedDeleteStillCounts: a DELETE the SDK refuses (here, sent as a
+// 2026-07-28 request, which has no sessions) leaves the session alive, and
+// counted against MaxSessions.
+func TestRefusedDeleteStillCounts(t *testing.T) {
+	url := startServer(t, Options{MaxSessions: 2})
+	first, second := session(t, url), session(t, url)
+	r := do(t, http.MethodDelete, url, ``, "Mcp-Session-Id", first, "MCP-Protocol-Version", "2026-07-28")
+	assert.NotEqual(t, http.StatusNoContent, r.status, r.body)
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, url, list, "Mcp-Session-Id", second).status)
+	session(t, url) // a third ends the first, idle the longest
+	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, url, list, "Mcp-Session-Id", first).status,
+		"a session the client failed to delete is still counted")
+}
+
+// TestUnreadReply: a reply its client does not read ends its connection
+// after WriteTimeout, and its room in MaxInFlightSize is freed.
+func TestUnreadReply(t *testing.T) {
+	// Room for the call, and not for another POST beside it.
+	url := startServer(t, Options{MaxInFlightSize: 2<<20 + 128<<10, WriteTimeout: 300 * time.Millisecond, BodyTimeout: 15 * time.Second})
+	sid := session(t, url)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` +
+		strings.Repeat("<", 2<<20) + `"}}}` // a reply of 12 MB (\u003c), more than sockets hold
+	_, err = fmt.Fprintf(conn, "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", sid, len(call), call)
+	require.NoError(t, err) // and never read the reply
+	time.Sleep(200 * time.Millisecond)
+	r := do(t, http.MethodPost, url, initialize) // waits for room, at most BodyTimeout
+	assert.Equal(t, http.StatusOK, r.status, "the unread reply held the room: %s", r.body)
 }
