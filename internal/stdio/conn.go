@@ -235,42 +235,47 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		return c.writeLine(data)
 	}
 	n, _ := resp.ID.Raw().(int64)
+	c.mu.Lock()
+	cl := c.calls[n]
+	c.mu.Unlock()
+	if cl == nil {
+		c.log.Error("dropped a reply to no request in flight", "id", n)
+		return nil
+	}
+	var line []byte
+	if resp.Error != nil {
+		line = protocol.ErrorResponse(cl.id, resp.Error)
+	} else {
+		line = append(append(append([]byte(`{"jsonrpc":"2.0","id":`), cl.id...), `,"result":`...), resp.Result...)
+		line = append(line, '}')
+		if bytes.IndexByte(line, '\n') >= 0 { // go-sdk writes compact JSON; a newline would split the message
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, line); err != nil {
+				return err
+			}
+			line = compact.Bytes()
+		}
+	}
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
 	c.mu.Lock()
-	cl := c.calls[n]
-	switch {
-	case cl == nil:
-		c.mu.Unlock()
-		c.log.Error("dropped a reply to no request in flight", "id", n)
-		return nil
-	case cl.cancelled:
+	cancelled := cl.cancelled // while the reply waited for the output, too
+	if cancelled {
 		delete(c.calls, n)
-		c.mu.Unlock()
+	} else {
+		delete(c.ids, string(cl.id)) // a client may reuse the id as soon as it reads the reply
+	}
+	c.mu.Unlock()
+	if cancelled {
 		c.log.Info("dropped the reply to a cancelled request", "id", string(cl.id), "method", cl.method)
 		return nil
 	}
-	delete(c.ids, string(cl.id)) // a client may reuse the id as soon as it reads the reply
+	err := c.writeLocked(line)
+	c.mu.Lock()
+	delete(c.calls, n)
+	c.settleLocked(cl)
 	c.mu.Unlock()
-	defer func() {
-		c.mu.Lock()
-		delete(c.calls, n)
-		c.settleLocked(cl)
-		c.mu.Unlock()
-	}()
-	if resp.Error != nil {
-		return c.writeLocked(protocol.ErrorResponse(cl.id, resp.Error))
-	}
-	line := append(append(append([]byte(`{"jsonrpc":"2.0","id":`), cl.id...), `,"result":`...), resp.Result...)
-	line = append(line, '}')
-	if bytes.IndexByte(line, '\n') >= 0 { // go-sdk writes compact JSON; a newline would split the message
-		var compact bytes.Buffer
-		if err := json.Compact(&compact, line); err != nil {
-			return err
-		}
-		line = compact.Bytes()
-	}
-	return c.writeLocked(line)
+	return err
 }
 
 // reply writes the error reply to a line the SDK does not see.
