@@ -93,13 +93,13 @@ func cpuTime() (d time.Duration, ok bool) {
 //
 //	go test -run XXX -bench ToolsCallServer -benchmem
 //
-// On 2026-11-30 (2 shared cores, quiet; medians of -count 6), per call:
+// On 2026-12-01 (2 shared cores, noisy; medians of -count 4), per call:
 //
 //	                     ns/op     cpu-ns/op   B/op      allocs/op
-//	ToolsCall/stdio        249,000   349,000   239,600   225
-//	ToolsCall/sdk-io       355,000   505,000   403,500   221    → 0.70× time, 0.69× CPU, 0.59× memory
-//	ToolsCallServer/stdio  200,000   270,000   171,200   172
-//	ToolsCallServer/sdk-io 255,000   347,000   269,500   171    → 0.78× time, 0.78× CPU, 0.64× memory
+//	ToolsCall/stdio        354,000   481,000   304,800   219
+//	ToolsCall/sdk-io       445,000   601,000   403,600   228    → 0.80× time, 0.80× CPU, 0.76× memory
+//	ToolsCallServer/stdio  217,000   295,000   170,800   168
+//	ToolsCallServer/sdk-io 342,000   460,000   269,500   178    → 0.63× time, 0.64× CPU, 0.63× memory
 //
 // Of what the server allocates per call over package stdio, 96% is five
 // 32 KiB decoder buffers inside the SDK's own handling of the request
