@@ -90,8 +90,5 @@ func quoteShort(s string) string {
 // commas separates the names of a %q-printed list with commas, and cuts a
 // list longer than 200 bytes: a tool error is no longer than it need be.
 func commas(list string) string {
-	if len(list) > 200 {
-		list = strings.ToValidUTF8(list[:200], "") + "…"
-	}
-	return strings.ReplaceAll(list, `" "`, `", "`)
+	return strings.ReplaceAll(cutAt(list, 200), `" "`, `", "`)
 }

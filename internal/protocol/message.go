@@ -235,11 +235,14 @@ func Kind(data []byte) string {
 }
 
 // cut returns raw as text of at most 40 bytes, for an error message.
-func cut(raw []byte) string {
-	if len(raw) <= 40 {
-		return string(raw)
+func cut(raw []byte) string { return cutAt(string(raw), 40) }
+
+// cutAt returns s cut to n bytes, without a broken character, and "…".
+func cutAt(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	return strings.ToValidUTF8(string(raw[:40]), "") + "…"
+	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
 // Errorf returns a JSON-RPC error with the given code and message.
