@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/net/netutil"
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/streamable"
@@ -19,8 +18,7 @@ import (
 )
 
 const (
-	mcpPath        = "/mcp"
-	maxConnections = 256             // open at once; more wait unaccepted, so file descriptors last
+	maxConnections = 256             // open at once; idle ones give way to new ones (streamable.Listener)
 	shutdownGrace  = 5 * time.Second // how long shutdown waits for requests in flight
 )
 
@@ -36,8 +34,8 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server, logger *slo
 		return err
 	}
 	logger.Info("serving", "server", name, "version", version, "transport", "streamable-http",
-		"url", "http://"+ln.Addr().String()+mcpPath, "tools", strings.Join(tools.Names(), ", "))
-	return serveListener(ctx, netutil.LimitListener(ln, maxConnections), server, logger)
+		"url", "http://"+ln.Addr().String()+streamable.Path, "tools", strings.Join(tools.Names(), ", "))
+	return serveListener(ctx, ln, server, logger)
 }
 
 // listenLoopback listens on addr if its host is loopback: the server has no
@@ -62,22 +60,22 @@ func listenLoopback(addr string) (net.Listener, error) {
 // serveListener serves server at /mcp on ln until ctx is cancelled, then
 // lets requests in flight finish for up to shutdownGrace.
 func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, logger *slog.Logger) error {
-	mux := http.NewServeMux()
-	mux.Handle(mcpPath, streamable.NewHandler(server, streamable.Options{Methods: protocol.Served(capabilities), Logger: logger}))
+	limited := streamable.NewListener(ln, maxConnections)
 	srv := &http.Server{
-		Handler: mux,
+		Handler:   streamable.NewHandler(server, protocol.Served(capabilities), logger),
+		ConnState: limited.ConnState,
 		// Requests end with ctx: shutdown waits for every request, and a
 		// session's GET stream would otherwise last until its client leaves.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		// No ReadTimeout or WriteTimeout: they would cut event streams
-		// short. The handler bounds the time a body takes instead.
+		// short. The handler bounds the time a request's body takes instead.
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	go func() { served <- srv.Serve(limited) }()
 	select {
 	case err := <-served:
 		return err // Serve failed before anyone asked it to stop

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"mcp-hello-tools/internal/streamable"
+
 	"bufio"
 	"fmt"
 	"io"
@@ -132,7 +134,7 @@ func TestHTTPHalfSentBodies(t *testing.T) {
 		t.Skip("waits for the body timeout")
 	}
 	url, cmd := startHTTPBinary(t)
-	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), mcpPath)
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path)
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {

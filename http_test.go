@@ -1,6 +1,8 @@
 package main
 
 import (
+	"mcp-hello-tools/internal/streamable"
+
 	"bytes"
 	"context"
 	"errors"
@@ -54,7 +56,7 @@ func startHTTPWithLog(t *testing.T) (endpoint string, stop func() error, log *sy
 		return result
 	}
 	t.Cleanup(func() { assert.NoError(t, stop(), "serveListener") })
-	return "http://" + ln.Addr().String() + mcpPath, stop, log
+	return "http://" + ln.Addr().String() + streamable.Path, stop, log
 }
 
 func TestListenLoopback(t *testing.T) {
@@ -154,8 +156,8 @@ func post(t *testing.T, endpoint, body string, extra map[string]string) int {
 // body, next to the same request from a well-behaved client.
 func TestHTTPRefused(t *testing.T) {
 	endpoint, _ := startHTTP(t)
-	self := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), mcpPath) // 127.0.0.1:PORT
-	oversized := initializeBody + strings.Repeat(" ", stdio.DefaultMaxMessageSize)
+	self := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), streamable.Path) // 127.0.0.1:PORT
+	oversized := initializeBody + strings.Repeat(" ", stdio.MaxLine)
 
 	tests := []struct {
 		name    string

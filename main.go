@@ -18,7 +18,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -74,15 +73,6 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrOut 
 	// A client may close our stderr or stdout early: a write then fails
 	// with EPIPE instead of killing the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
-	// go-sdk's 32 KiB decoder buffers make some 170 KB of garbage a tools/call,
-	// against 3 MB kept: GOGC 130 collects a quarter less often for 1 MB more.
-	// Past 128 MiB (an 8 MiB request is copied many times) it works harder.
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(130)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(128 << 20)
-	}
 	logs := stderr.NewLogWriter(stderrOut)
 	defer logs.Flush(time.Second)
 	logger := slog.New(slog.NewTextHandler(logs, nil))

@@ -234,8 +234,8 @@ func TestWireSignalWhileStdoutFull(t *testing.T) {
 }
 
 // TestWireStdoutClosed: a client that closes the server's stdout ends the
-// session: the next reply fails with EPIPE, and the server exits with
-// status 0, where SIGPIPE would kill it.
+// session at once: the next reply fails with EPIPE (not SIGPIPE), and the
+// server says so and exits with status 1.
 func TestWireStdoutClosed(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGPIPE on Windows")
@@ -245,8 +245,8 @@ func TestWireStdoutClosed(t *testing.T) {
 	require.NotNil(t, s.receive(t).Result)
 	require.NoError(t, s.stdoutPipe.Close())
 	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	assert.Equal(t, 0, s.wait(t, 5*time.Second))
-	assert.Contains(t, s.stderr.String(), "cannot write to standard output; ending the session")
+	assert.Equal(t, 1, s.wait(t, 5*time.Second))
+	assert.Contains(t, s.stderr.String(), "writing to standard output: write /dev/stdout: broken pipe")
 }
 
 // TestWireReuseID: a client may reuse an id as soon as it has read the

@@ -13,13 +13,13 @@ import (
 
 // The formats of get_timestamp's format argument.
 const (
-	FormatISO8601 = "iso8601" // RFC 3339 to the second, with the UTC offset: 2026-11-30T05:12:05+01:00
-	FormatUnix    = "unix"    // whole seconds since the Unix epoch, in decimal digits: 1796011925
-	FormatHuman   = "human"   // English, 24-hour clock: Monday, 30 November 2026, 05:12:05 CET (UTC+01:00)
+	formatISO8601 = "iso8601" // RFC 3339 to the second, with the UTC offset: 2026-11-30T05:12:05+01:00
+	formatUnix    = "unix"    // whole seconds since the Unix epoch, in decimal digits: 1796011925
+	formatHuman   = "human"   // English, 24-hour clock: Monday, 30 November 2026, 05:12:05 CET (UTC+01:00)
 )
 
-// TimestampInput is the arguments object of get_timestamp; "" is the default.
-type TimestampInput struct {
+// timestampInput is the arguments object of get_timestamp; "" is the default.
+type timestampInput struct {
 	Format   string `json:"format,omitempty" jsonschema:"How to write the timestamp: iso8601, unix or human. Optional; default iso8601."`
 	Timezone string `json:"timezone,omitempty" jsonschema:"An IANA time zone name of the form Area/City, such as Europe/Paris or America/New_York. Optional; default UTC."`
 }
@@ -34,27 +34,27 @@ type TimestampOutput struct {
 	Unix      int64  `json:"unix" jsonschema:"The instant in whole seconds since 1970-01-01T00:00:00Z."`
 }
 
-// A FormatError reports a format argument that is not one of the formats.
-type FormatError struct {
+// A formatError reports a format argument that is not one of the formats.
+type formatError struct {
 	Format string // the format argument, exactly as given
 }
 
-func (e *FormatError) Error() string {
-	return fmt.Sprintf("format %q is not a timestamp format; use %q, %q or %q", e.Format, FormatISO8601, FormatUnix, FormatHuman)
+func (e *formatError) Error() string {
+	return fmt.Sprintf("format %q is not a timestamp format; use %q, %q or %q", e.Format, formatISO8601, formatUnix, formatHuman)
 }
 
 // Timestamp describes the instant t, truncated to the second, in the named
 // format ("" means iso8601) and IANA time zone ("" means UTC), matched in
 // any letter case and answered as the tz database spells it. Anything else
 // given as a zone ("Local", "PST", "+05:00", Windows names, file paths) is
-// a *ZoneError, and an unknown format a *FormatError. IsDST means summer
+// a *ZoneError, and an unknown format a *formatError. IsDST means summer
 // time, which time.Time.IsDST does not always mean (see dst.go).
 func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 	if format == "" {
-		format = FormatISO8601
+		format = formatISO8601
 	}
-	if format != FormatISO8601 && format != FormatUnix && format != FormatHuman {
-		return TimestampOutput{}, &FormatError{Format: format}
+	if format != formatISO8601 && format != formatUnix && format != formatHuman {
+		return TimestampOutput{}, &formatError{Format: format}
 	}
 	loc, name, err := loadZone(zone)
 	if err != nil {
@@ -69,11 +69,11 @@ func Timestamp(t time.Time, format, zone string) (TimestampOutput, error) {
 		Unix:      t.Unix(),
 	}
 	switch format {
-	case FormatISO8601:
+	case formatISO8601:
 		out.Timestamp = t.Format(time.RFC3339)
-	case FormatUnix:
+	case formatUnix:
 		out.Timestamp = strconv.FormatInt(out.Unix, 10)
-	case FormatHuman:
+	case formatHuman:
 		out.Timestamp = human(t)
 	}
 	return out, nil
@@ -101,14 +101,14 @@ Legacy names in the database are accepted with the database's meaning, which is 
 
 The result gives timestamp, format, timezone (as the database spells it), utc_offset (+hh:mm), is_dst and unix (seconds). is_dst: true when the zone is on summer (daylight saving) time: its clocks are ahead of its standard time, which is the lowest UTC offset it uses in the six months before and after the instant. So Europe/Dublin is true in July and false in January, Africa/Casablanca is true except during Ramadan, and zones with one offset all year (UTC, Asia/Tokyo, EST) are always false.`
 
-// timestampInputSchema is the schema the SDK would infer for TimestampInput,
+// timestampInputSchema is the schema the SDK would infer for timestampInput,
 // with the formats as an enum, which the SDK enforces before the handler.
 func timestampInputSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[TimestampInput](nil)
+	s, err := jsonschema.For[timestampInput](nil)
 	if err != nil {
-		panic(err) // TimestampInput has only string fields; For cannot fail on it
+		panic(err) // timestampInput has only string fields; For cannot fail on it
 	}
-	s.Properties["format"].Enum = []any{FormatISO8601, FormatUnix, FormatHuman}
+	s.Properties["format"].Enum = []any{formatISO8601, formatUnix, formatHuman}
 	return s
 }
 
@@ -120,7 +120,7 @@ func addTimestamp(s *mcp.Server, now func() time.Time) {
 		Description: timestampDescription,
 		Annotations: readOnly(),
 		InputSchema: timestampInputSchema(),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in TimestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
+	}, func(_ context.Context, _ *mcp.CallToolRequest, in timestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
 		out, err := Timestamp(now(), in.Format, in.Timezone)
 		return nil, out, err
 	})

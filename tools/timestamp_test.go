@@ -121,7 +121,7 @@ func TestTimestampNames(t *testing.T) {
 func TestTimestampFormatError(t *testing.T) {
 	for _, format := range []string{"rfc2822", "ISO8601", " human", "iso"} {
 		_, err := Timestamp(time.Unix(0, 0), format, "")
-		var fe *FormatError
+		var fe *formatError
 		require.ErrorAs(t, err, &fe, "Timestamp(%q)", format)
 		assert.Equal(t, format, fe.Format)
 		assert.ErrorContains(t, err, `"iso8601", "unix" or "human"`, "Timestamp(%q)", format)

@@ -10,7 +10,7 @@ import (
 )
 
 const (
-	maxLogBacklog = 1 << 20 // bytes held while the destination is blocked
+	maxBacklog = 1 << 20 // bytes held while the destination is blocked
 	// Lines gather for batchDelay and go out in one write: a hundred
 	// writes a second, however many calls.
 	batchDelay = 10 * time.Millisecond
@@ -29,14 +29,14 @@ type LogWriter struct {
 
 	mu      sync.Mutex
 	backlog []byte
-	writing bool // the goroutine is writing what it took from backlog
-	dropped int  // lines dropped since the last were written
-	broken  bool // dst failed
+	dropped int           // lines dropped since the last were written
+	broken  bool          // dst failed
+	drained chan struct{} // closed, and replaced, when the backlog is next written out
 }
 
 // NewLogWriter returns a LogWriter that writes to dst.
 func NewLogWriter(dst io.Writer) *LogWriter {
-	l := &LogWriter{dst: dst, wake: make(chan struct{}, 1)}
+	l := &LogWriter{dst: dst, wake: make(chan struct{}, 1), drained: make(chan struct{})}
 	go l.run()
 	return l
 }
@@ -46,7 +46,7 @@ func (l *LogWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	switch {
 	case l.broken:
-	case len(l.backlog)+len(p) > maxLogBacklog:
+	case len(l.backlog)+len(p) > maxBacklog:
 		l.dropped++
 	default:
 		l.backlog = append(l.backlog, p...)
@@ -69,15 +69,17 @@ func (l *LogWriter) run() {
 			out = fmt.Appendf(out, "(%d log lines dropped: standard error was not read)\n", l.dropped)
 			l.dropped = 0
 		}
-		l.writing = len(out) > 0
 		l.mu.Unlock()
-		if len(out) == 0 {
-			continue
+		var err error
+		if len(out) > 0 {
+			_, err = l.dst.Write(out)
 		}
-		_, err := l.dst.Write(out)
 		l.mu.Lock()
-		l.writing = false
 		l.broken = l.broken || err != nil
+		if len(l.backlog) == 0 || l.broken { // else another wake is on its way
+			close(l.drained)
+			l.drained = make(chan struct{})
+		}
 		l.mu.Unlock()
 	}
 }
@@ -85,12 +87,15 @@ func (l *LogWriter) run() {
 // Flush waits until everything written so far has gone to the destination,
 // or for at most d: the destination may be blocked for ever.
 func (l *LogWriter) Flush(d time.Duration) {
-	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		l.mu.Lock()
-		idle := l.broken || len(l.backlog) == 0 && !l.writing
-		l.mu.Unlock()
-		if idle {
-			return
-		}
+	l.mu.Lock()
+	drained := l.drained
+	l.mu.Unlock()
+	select { // the goroutine closes drained after its next write, even of nothing
+	case l.wake <- struct{}{}:
+	default:
+	}
+	select {
+	case <-drained:
+	case <-time.After(d):
 	}
 }

@@ -45,7 +45,7 @@ func TestLogWriterNeverBlocks(t *testing.T) {
 	close(dst.unblock)
 	l.Flush(5 * time.Second)
 	// What the goroutine held when the destination blocked, then the backlog.
-	assert.LessOrEqual(t, dst.buf.Len(), 2*maxLogBacklog+200, "more than the backlog was kept")
+	assert.LessOrEqual(t, dst.buf.Len(), 2*maxBacklog+200, "more than the backlog was kept")
 	assert.True(t, strings.Contains(dst.buf.String(), " log lines dropped: standard error was not read)\n"),
 		"the log says how many lines were dropped")
 }

@@ -5,9 +5,12 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -17,95 +20,84 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
-// The defaults of Options.
+// The limits of a session.
 const (
-	// DefaultMaxMessageSize is the longest line accepted, in bytes: room
-	// for a million characters sent as six-byte \uXXXX escapes. A longer
-	// line is answered with -32600 and skipped, never held whole.
-	DefaultMaxMessageSize = 8 << 20
-	// A request is always read when none is unanswered, whatever its size.
-	DefaultMaxInFlight     = 64
-	DefaultMaxInFlightSize = 16 << 20
-	// Once the input has ended, the requests left are abandoned when no
-	// reply has gone out for this long.
-	DefaultGracePeriod = 5 * time.Second
+	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
+	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to move
+	MemoryLimit     = 128 << 20       // the soft memory limit, unless GOMEMLIMIT sets one: go-sdk copies a request ten times
+	maxInFlight     = 64              // requests waiting for replies; one is always read
+	maxInFlightSize = 16 << 20        // bytes of their params
+	writeChunk      = 4 << 10         // bytes a write: a reader of 1 KiB/s moves one within GracePeriod
 )
-
-// closeWait bounds the wait for the SDK's sessions to end after the input
-// has: a handler may be blocked writing to a client that stopped reading.
-const closeWait = time.Second
 
 // Options configure Serve. The zero Options answer no method.
 type Options struct {
-	In  io.Reader // where messages are read; nil means os.Stdin
-	Out io.Writer // where they are written, a line at a time; nil means os.Stdout
+	In      io.Reader        // nil: os.Stdin
+	Out     io.Writer        // nil: os.Stdout
+	Methods protocol.Methods // see protocol.Served
+	Logger  *slog.Logger     // what the client cannot be told; nil: nothing
+	Trace   io.Writer        // if not nil, each line read and written, after "read: " or "write: "
 
-	Methods protocol.Methods // the methods answered (see protocol.Served); others get -32601
-	// Logger receives what the client cannot be told: requests abandoned,
-	// replies dropped, responses ignored. nil: none.
-	Logger *slog.Logger
-	// Trace, if not nil, receives each line read and written, after "read: "
-	// or "write: ", cut at 16 KiB. It must be safe for concurrent use.
-	Trace io.Writer
+	MaxLine     int           // 0: MaxLine
+	GracePeriod time.Duration // 0: GracePeriod
 
-	MaxMessageSize  int           // 0 means DefaultMaxMessageSize
-	MaxInFlight     int           // 0 means DefaultMaxInFlight
-	MaxInFlightSize int           // 0 means DefaultMaxInFlightSize
-	GracePeriod     time.Duration // 0 means DefaultGracePeriod
+	maxInFlight, maxInFlightSize, writeChunk int                                  // 0: the constants'
+	after                                    func(time.Duration) <-chan time.Time // nil: time.After
+	waiting                                  func()                               // nil: nothing; admit calls it as it waits
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
-// and every request read is answered (or abandoned: DefaultGracePeriod),
-// the client has closed the output, or, at once, ctx is done. The server
-// has two sessions: one for requests with their protocol version in _meta,
-// one for the initialize handshake and what follows it.
+// and each request read is answered or abandoned (GracePeriod), or, at
+// once, until a write fails, whose error it returns, or ctx is done. Once
+// it returns, handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
-	c := newConn(opts)
-	for _, s := range c.sessions {
-		var err error
-		if s.ss, err = server.Connect(ctx, s, nil); err != nil {
-			c.close()
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(MemoryLimit)
+	}
+	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
+	opts.MaxLine = cmp.Or(opts.MaxLine, MaxLine)
+	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
+	opts.maxInFlight = cmp.Or(opts.maxInFlight, maxInFlight)
+	opts.maxInFlightSize = cmp.Or(opts.maxInFlightSize, maxInFlightSize)
+	opts.writeChunk = cmp.Or(opts.writeChunk, writeChunk)
+	if opts.after == nil {
+		opts.after = time.After
+	}
+	if opts.waiting == nil {
+		opts.waiting = func() {}
+	}
+	c := &conn{opts: opts, log: opts.Logger, in: bufio.NewReaderSize(cmp.Or[io.Reader](opts.In, os.Stdin), 64<<10),
+		out: cmp.Or[io.Writer](opts.Out, os.Stdout), modern: make(chan jsonrpc.Message), calls: map[int64]*call{},
+		ids: map[jsonrpc.ID]int64{}, progress: make(chan struct{}, 1), done: make(chan struct{})}
+	for _, s := range []*session{{c, false}, {c, true}} {
+		if _, err := server.Connect(ctx, s, nil); err != nil {
 			return err
 		}
 	}
 	select {
 	case <-c.done:
+		return c.err
 	case <-ctx.Done():
-		// The legacy session may be in a read of the input that nothing
-		// interrupts: do not wait for it.
-		c.close()
+		c.close(nil)
 		return nil
 	}
-	ended := make(chan struct{})
-	go func() {
-		for _, s := range c.sessions {
-			_ = s.ss.Wait() // the session's errors are the end of input, which is no error here
-		}
-		close(ended)
-	}()
-	select {
-	case <-ended:
-	case <-time.After(closeWait):
-		c.log.Warn("stopped without waiting for handlers still writing", "after", closeWait)
-	}
-	return nil
 }
 
-// A sessionConn is the mcp.Transport, and mcp.Connection, of one of the
-// two sessions: the messages of its era, read by the conn, and its replies.
-type sessionConn struct {
-	c   *conn
-	era protocol.Era
-	ss  *mcp.ServerSession
+// A session is the transport of the legacy session or the modern one.
+type session struct {
+	c      *conn
+	modern bool
 }
 
-func (s *sessionConn) Connect(context.Context) (mcp.Connection, error) { return s, nil }
+func (s *session) Connect(context.Context) (mcp.Connection, error)  { return s, nil }
+func (s *session) Write(_ context.Context, m jsonrpc.Message) error { return s.c.write(m) }
+func (s *session) Close() error                                     { return nil }
+func (s *session) SessionID() string                                { return "" }
 
-// Read returns the next message for the session, or io.EOF once it is
-// over. The legacy session reads the input itself (conn.next), which hands
-// the modern session its messages.
-func (s *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	if s.era == protocol.Legacy {
+// Read returns the session's next message: the legacy session reads the
+// input itself, and hands the modern session its own.
+func (s *session) Read(context.Context) (jsonrpc.Message, error) {
+	if !s.modern {
 		return s.c.next()
 	}
 	select {
@@ -113,76 +105,278 @@ func (s *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return msg, nil
 	case <-s.c.done:
 		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
 }
 
-func (s *sessionConn) Write(_ context.Context, msg jsonrpc.Message) error { return s.c.write(msg) }
-func (s *sessionConn) Close() error                                       { return nil }
-func (s *sessionConn) SessionID() string                                  { return "" }
-
-// A conn reads the client's lines, answers those the SDK must not see,
-// hands the rest to the session of their era, and writes the replies under
-// the ids the client gave.
+// A conn reads lines, answers those go-sdk must not see, passes the others
+// on under ids of its own, and writes replies under the client's ids.
 type conn struct {
-	opts     Options
-	in       *bufio.Reader
-	long     []byte // a line longer than in's buffer, being read
-	log      *slog.Logger
-	sessions []*sessionConn
-	modern   chan jsonrpc.Message // to the modern session
+	opts        Options
+	log         *slog.Logger
+	in          *bufio.Reader
+	long        []byte // a line longer than in's buffer, being read
+	out         io.Writer
+	modern      chan jsonrpc.Message
+	initialized int // initialize read: 1; its notifications/initialized passed on: 2
 
-	outMu sync.Mutex // held while a line is written, so that lines never interleave
+	mu         sync.Mutex // guards the rest
+	calls      map[int64]*call
+	ids        map[jsonrpc.ID]int64 // the client's ids of the calls not cancelled
+	lastID     int64
+	unanswered int // calls neither answered nor cancelled,
+	size       int // and the bytes of their params
+	progress   chan struct{}
 
-	// calls are the requests in flight by the id the SDK knows them by,
-	// never reused; ids maps the client's ids of those not cancelled to it.
-	// unanswered and unansweredBytes count them and their lines until each
-	// is answered or cancelled, which signals progress.
-	mu              sync.Mutex
-	calls           map[int64]*call
-	ids             map[string]int64
-	lastID          int64
-	unanswered      int
-	unansweredBytes int
-	progress        chan struct{}
-	initialized     bool // notifications/initialized has gone to the legacy session
-
-	done      chan struct{} // closed when the session is over
+	outMu     sync.Mutex // held from the check that a reply is wanted until it is out
+	done      chan struct{}
 	closeOnce sync.Once
+	err       error // why, if a write failed; set before done is closed
 }
 
-// A call is a request in flight.
+// A call is a request in flight, by the id go-sdk knows it by.
 type call struct {
-	id        json.RawMessage // the client's id, as the reply carries it
+	id        jsonrpc.ID
 	method    string
-	size      int // the length of its line, in bytes
-	era       protocol.Era
+	size      int
+	modern    bool
 	cancelled bool
 }
 
-func newConn(opts Options) *conn {
-	opts.In = cmp.Or[io.Reader](opts.In, os.Stdin)
-	opts.Out = cmp.Or[io.Writer](opts.Out, os.Stdout)
-	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
-	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, DefaultMaxMessageSize)
-	opts.MaxInFlight = cmp.Or(opts.MaxInFlight, DefaultMaxInFlight)
-	opts.MaxInFlightSize = cmp.Or(opts.MaxInFlightSize, DefaultMaxInFlightSize)
-	opts.GracePeriod = cmp.Or(opts.GracePeriod, DefaultGracePeriod)
-	c := &conn{
-		opts:     opts,
-		in:       bufio.NewReaderSize(opts.In, 64<<10),
-		log:      opts.Logger,
-		calls:    map[int64]*call{},
-		ids:      map[string]int64{},
-		progress: make(chan struct{}, 1),
-		done:     make(chan struct{}),
-	}
-	c.modern = make(chan jsonrpc.Message)
-	c.sessions = []*sessionConn{{c: c, era: protocol.Legacy}, {c: c, era: protocol.Modern}}
-	return c
+func (c *conn) close(err error) {
+	c.closeOnce.Do(func() { c.err = err; close(c.done) })
 }
 
-// close ends the session: the sessions' Read returns io.EOF, and nothing
-// more is written.
-func (c *conn) close() { c.closeOnce.Do(func() { close(c.done) }) }
+func (c *conn) over() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// next reads lines until one holds a message for the legacy session,
+// answering or handing on the others; at the end of input it drains.
+func (c *conn) next() (jsonrpc.Message, error) {
+	for !c.over() {
+		line, err := c.readLine()
+		var msg jsonrpc.Message
+		switch {
+		case errors.Is(err, errTooLong):
+			err = protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: message too large: a line may hold at most %d bytes", c.opts.MaxLine)
+		case err != nil:
+			c.drain()
+			return nil, io.EOF
+		default:
+			msg, err = protocol.Decode(line)
+		}
+		var refusal *protocol.Refusal
+		req, _ := msg.(*jsonrpc.Request)
+		modern := false
+		switch {
+		case errors.As(err, &refusal):
+			c.reply(refusal.ID, refusal.Err)
+		case err != nil:
+			c.reply(jsonrpc.ID{}, err)
+		case req == nil:
+			c.log.Warn("ignored a response: this server sends no requests", "id", msg.(*jsonrpc.Response).ID.Raw())
+		case req.IsCall():
+			req, modern = c.request(req)
+		case req.Method == "notifications/cancelled":
+			req, modern = c.cancel(req.Params)
+		case req.Method == "notifications/initialized" && c.initialized == 1:
+			c.initialized = 2
+		default:
+			req = nil // of no use here: a flood of them must not queue up in go-sdk
+		}
+		switch {
+		case req == nil:
+		case !modern:
+			return req, nil
+		default:
+			select {
+			case c.modern <- req:
+			case <-c.done:
+			}
+		}
+	}
+	return nil, io.EOF
+}
+
+// request checks a request and returns it under an id of its own, with
+// its era, or answers it and returns nil.
+func (c *conn) request(req *jsonrpc.Request) (*jsonrpc.Request, bool) {
+	modern, err := c.opts.Methods.Check(req, "")
+	switch {
+	case err != nil || modern:
+	case req.Method == "initialize" && c.initialized > 0: // go-sdk: code 0 (go-sdk#976)
+		err = protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: this session is initialized already; send initialize once, at the start")
+	case req.Method == "initialize":
+		c.initialized = 1
+		req.Params = protocol.KeptOfInitialize(req.Params)
+	case c.initialized == 0 && req.Method != "ping": // go-sdk: code 0 (go-sdk#976)
+		err = protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q before initialize: send initialize first, "+
+			`or, in MCP %s, give each request its protocol version in "_meta"`, req.Method, protocol.ModernVersion)
+	}
+	if err != nil {
+		c.reply(req.ID, err)
+		return nil, false
+	}
+	id, err := c.admit(req, modern)
+	if err != nil {
+		c.reply(jsonrpc.ID{}, err) // "id": null, lest it be taken for the answer to the request in flight
+		return nil, false
+	}
+	sdkID, _ := jsonrpc.MakeID(float64(id))
+	return &jsonrpc.Request{ID: sdkID, Method: req.Method, Params: req.Params}, modern
+}
+
+// admit records a request as in flight, and returns the id go-sdk will
+// know it by. While the calls in flight are at a limit, it waits for a
+// reply: nothing reads the input, the pipe fills, the client's writes
+// block. A request that reuses an id in flight is refused.
+func (c *conn) admit(req *jsonrpc.Request, modern bool) (int64, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for c.unanswered > 0 && (c.unanswered >= c.opts.maxInFlight || c.size+len(req.Params) > c.opts.maxInFlightSize) {
+		c.mu.Unlock()
+		c.opts.waiting()
+		select {
+		case <-c.progress:
+		case <-c.done:
+		}
+		c.mu.Lock()
+		if c.over() {
+			return 0, errClosed
+		}
+	}
+	if _, dup := c.ids[req.ID]; dup {
+		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %v is in use by a request in flight", req.ID.Raw())
+	}
+	c.lastID++
+	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: len(req.Params), modern: modern}
+	c.ids[req.ID] = c.lastID
+	c.unanswered++
+	c.size += len(req.Params)
+	return c.lastID, nil
+}
+
+// settle counts cl answered, and signals progress; mu is held.
+func (c *conn) settle(cl *call) {
+	c.unanswered--
+	c.size -= cl.size
+	c.signal()
+}
+
+func (c *conn) signal() {
+	select {
+	case c.progress <- struct{}{}:
+	default:
+	}
+}
+
+// cancel counts a request in flight, but initialize, as answered (MCP,
+// "Cancellation"), frees its id, marks its reply to be dropped, and
+// returns the cancellation under the id go-sdk knows; it ignores others.
+func (c *conn) cancel(params json.RawMessage) (*jsonrpc.Request, bool) {
+	var p struct {
+		RequestID any `json:"requestId"`
+		Reason    any `json:"reason"`
+	}
+	_ = json.Unmarshal(params, &p) // a bad one names no request
+	key, _ := jsonrpc.MakeID(p.RequestID)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	id, ok := c.ids[key]
+	if cl := c.calls[id]; ok && cl.method != "initialize" {
+		cl.cancelled = true
+		delete(c.ids, key)
+		c.settle(cl)
+		c.log.Info("request cancelled by the client; its reply will not be sent", "id", key.Raw(), "method", cl.method, "reason", p.Reason)
+		params, _ = json.Marshal(mcp.CancelledParams{RequestID: id})
+		return &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.modern
+	}
+	return nil, false
+}
+
+// write writes a session's reply under the client's id, unless the request
+// was cancelled before the reply took the output.
+func (c *conn) write(msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok { // the server's own messages: it sends none
+		return c.send(msg)
+	}
+	n, _ := resp.ID.Raw().(int64)
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	c.mu.Lock()
+	cl := c.calls[n]
+	delete(c.calls, n)
+	if cl != nil && !cl.cancelled {
+		delete(c.ids, cl.id) // the client may reuse it as soon as it reads the reply
+	}
+	c.mu.Unlock()
+	if cl == nil || cl.cancelled {
+		c.log.Info("dropped a reply to a request cancelled", "id", n)
+		return nil
+	}
+	err := c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
+	c.mu.Lock()
+	c.settle(cl)
+	c.mu.Unlock()
+	return err
+}
+
+// reply writes the error reply to a message go-sdk does not see.
+func (c *conn) reply(id jsonrpc.ID, err error) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	_ = c.send(&jsonrpc.Response{ID: id, Error: err}) // a failed write ends the session
+}
+
+// drain waits, once the input has ended, until every request read is
+// answered or no reply has moved for the grace period, and ends the
+// session.
+func (c *conn) drain() {
+	for {
+		c.mu.Lock()
+		left := c.unanswered
+		c.mu.Unlock()
+		if left == 0 {
+			break
+		}
+		select {
+		case <-c.progress:
+			continue
+		case <-c.done:
+		case <-c.opts.after(c.opts.GracePeriod):
+			c.mu.Lock()
+			for _, cl := range c.calls {
+				c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+			}
+			c.mu.Unlock()
+		}
+		break
+	}
+	c.close(nil)
+}
+
+var errClosed = errors.New("stdio: the session is over")
+
+// send writes msg as one line, in chunks; a failed write (EPIPE: the client
+// closed standard output) ends the session.
+func (c *conn) send(msg jsonrpc.Message) error {
+	data, err := protocol.Encode(msg) // compact: no newline within
+	if err != nil || c.over() {
+		return cmp.Or(err, errClosed)
+	}
+	c.trace("write: ", data)
+	for data = append(data, '\n'); len(data) > 0; data = data[min(len(data), c.opts.writeChunk):] {
+		if _, err := c.out.Write(data[:min(len(data), c.opts.writeChunk)]); err != nil {
+			c.close(fmt.Errorf("writing to standard output: %w", err))
+			return err
+		}
+		c.signal()
+	}
+	return nil
+}

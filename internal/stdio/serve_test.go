@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -14,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,92 +21,74 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
+// The tests here order events by what the server does (a write it makes, a
+// tool it starts, a line it logs), never by time: every wait below ends at
+// once when the server is right, and its deadline is only for failures.
+
 const (
-	initialize = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
-	modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	initialize  = `{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	initialized = `{"jsonrpc":"2.0","method":"notifications/initialized"}`
+	modernMeta  = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+	failAfter   = 10 * time.Second // how long a wait may take before the test fails
 )
 
-// toolCall is a tools/call line with id, for the test server's tools.
-func toolCall(id any, tool string, args string) string {
+func callLine(id any, tool, args string) string {
 	data, _ := json.Marshal(id)
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, data, tool, args)
 }
 
-// SleepInput is the arguments of the test server's sleep tool.
-type SleepInput struct {
-	Milliseconds int `json:"milliseconds"`
+func cancel(id any) string {
+	data, _ := json.Marshal(id)
+	return fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"stop"}}`, data)
 }
 
-// newTestServer returns a server with two tools: "echo", and "sleep", which
-// answers after the given time or when its request is cancelled. started,
-// if not nil, receives a value as each sleep begins.
-func newTestServer(started chan<- struct{}) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
-	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
+// A client is a test's end of a session that Serve serves.
+type client struct {
+	t      *testing.T
+	in     *io.PipeWriter
+	out    *output
+	logs   chan string // the server's log lines
+	held   chan string // the message of each "hold" call, as it starts
+	unhold chan struct{}
+	done   chan error
+}
+
+// serve serves a test server with opts, and returns the client's end.
+// The server has two tools: echo, and hold, which answers when c.unhold is
+// closed or when its request is cancelled.
+func serve(t *testing.T, opts Options) *client {
+	c := &client{t: t, out: newOutput(), logs: make(chan string, 1000), held: make(chan string, 100),
+		unhold: make(chan struct{}), done: make(chan error, 1)}
+	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"},
+		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
+	type args struct {
 		Message string `json:"message"`
-	}) (*mcp.CallToolResult, any, error) {
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
 	})
-	mcp.AddTool(s, &mcp.Tool{Name: "sleep"}, func(ctx context.Context, _ *mcp.CallToolRequest, in SleepInput) (*mcp.CallToolResult, any, error) {
-		if started != nil {
-			started <- struct{}{}
-		}
+	mcp.AddTool(s, &mcp.Tool{Name: "hold"}, func(ctx context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
+		c.held <- in.Message
 		select {
-		case <-time.After(time.Duration(in.Milliseconds) * time.Millisecond):
+		case <-c.unhold:
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
 		}
-		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "awake"}}}, nil, nil
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released " + in.Message}}}, nil, nil
 	})
-	s.AddReceivingMiddleware(protocol.Middleware(slog.New(slog.DiscardHandler)))
-	return s
-}
-
-// A client is a test's end of a session served by Serve over pipes.
-type client struct {
-	t       *testing.T
-	in      *io.PipeWriter
-	replies chan reply
-	logs    *syncBuffer
-	done    chan error
-}
-
-// A reply is a line the server wrote, decoded.
-type reply struct {
-	line   string
-	ID     json.RawMessage `json:"id"`
-	Result json.RawMessage `json:"result"`
-	Error  *struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// serve starts Serve with opts, for the test server unless server is set,
-// and returns the client's end.
-func serve(t *testing.T, server *mcp.Server, opts Options) *client {
-	t.Helper()
-	if server == nil {
-		server = newTestServer(nil)
-	}
-	inR, inW := io.Pipe()
-	c := &client{t: t, in: inW, replies: make(chan reply, 10_000), logs: new(syncBuffer), done: make(chan error, 1)}
-	opts.In = inR
-	opts.Out = &lineWriter{c: c}
-	opts.Logger = slog.New(slog.NewTextHandler(c.logs, nil))
+	var in io.Reader
+	in, c.in = io.Pipe()
+	opts.In, opts.Out = in, c.out
+	opts.Logger = slog.New(slog.NewTextHandler(lineWriter(c.logs), nil))
 	opts.Methods = protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
-	go func() { c.done <- Serve(context.Background(), server, opts) }()
+	go func() { c.done <- Serve(context.Background(), s, opts) }()
 	t.Cleanup(func() {
-		_ = inW.Close()
-		select {
-		case err := <-c.done:
-			assert.NoError(t, err, "Serve")
-		case <-time.After(10 * time.Second):
-			t.Errorf("Serve did not return after the input ended")
-		}
+		_ = c.in.Close()
+		c.out.release()
 		if t.Failed() {
-			t.Logf("server log:\n%s", c.logs.String())
+			close(c.logs)
+			for line := range c.logs {
+				t.Log("server log: " + line)
+			}
 		}
 	})
 	return c
@@ -120,435 +102,366 @@ func (c *client) send(lines ...string) {
 	}
 }
 
-// recv returns the next reply, failing the test if none comes within 5 s.
+// A reply is a line the server wrote.
+type reply struct {
+	ID     json.RawMessage `json:"id"`
+	Result json.RawMessage `json:"result"`
+	Error  *jsonrpc.Error  `json:"error"`
+}
+
+// recv returns the next reply.
 func (c *client) recv() reply {
 	c.t.Helper()
+	var r reply
 	select {
-	case r := <-c.replies:
-		return r
-	case <-time.After(5 * time.Second):
-		c.t.Fatalf("no reply within 5 s; log:\n%s", c.logs.String())
-		return reply{}
+	case line := <-c.out.lines:
+		require.NoError(c.t, json.Unmarshal([]byte(line), &r), "the server wrote %q", line)
+	case <-time.After(failAfter):
+		c.t.Fatal("no reply")
 	}
+	return r
 }
 
-// none checks that no reply comes within d.
-func (c *client) none(d time.Duration) {
+// recvError returns the id, code and message of the next reply, an error.
+func (c *client) recvError() (string, int64, string) {
 	c.t.Helper()
-	select {
-	case r := <-c.replies:
-		c.t.Fatalf("unexpected reply: %s", r.line)
-	case <-time.After(d):
+	r := c.recv()
+	require.NotNil(c.t, r.Error, "want an error, got %s", r.Result)
+	return string(r.ID), r.Error.Code, r.Error.Message
+}
+
+// logged waits until the server logs a line containing text.
+func (c *client) logged(text string) {
+	c.t.Helper()
+	for {
+		select {
+		case line := <-c.logs:
+			if strings.Contains(line, text) {
+				return
+			}
+		case <-time.After(failAfter):
+			c.t.Fatalf("the server did not log %q", text)
+		}
 	}
 }
 
-// end closes the input and waits for Serve to return.
-func (c *client) end() {
+// end closes the input and returns what Serve returns.
+func (c *client) end() error {
 	c.t.Helper()
 	require.NoError(c.t, c.in.Close())
 	select {
 	case err := <-c.done:
-		require.NoError(c.t, err, "Serve")
-		c.done <- nil // for the cleanup
-	case <-time.After(10 * time.Second):
-		c.t.Fatalf("Serve did not return after the input ended")
+		return err
+	case <-time.After(failAfter):
+		c.t.Fatal("Serve did not return after the input ended")
+		return nil
 	}
 }
 
-// A lineWriter is the server's output in a test: it decodes each line into
-// a reply for the client.
-type lineWriter struct {
-	c       *client
-	partial []byte
+// An output is Serve's output in a test: whole lines go to lines. While it
+// is held, each Write says so on blocked, and waits for the test to let it
+// through (next), or for the output to be released.
+type output struct {
+	mu       sync.Mutex
+	partial  []byte
+	lines    chan string
+	held     atomic.Bool
+	blocked  chan []byte
+	through  chan struct{}
+	open     chan struct{}
+	openOnce sync.Once
+	err      error
 }
 
-func (w *lineWriter) Write(p []byte) (int, error) {
-	w.partial = append(w.partial, p...)
-	for {
-		i := bytes.IndexByte(w.partial, '\n')
-		if i < 0 {
-			return len(p), nil
+func newOutput() *output {
+	return &output{lines: make(chan string, 1000), blocked: make(chan []byte), through: make(chan struct{}), open: make(chan struct{})}
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.held.Load() {
+		select {
+		case o.blocked <- bytes.Clone(p):
+			select {
+			case <-o.through:
+			case <-o.open:
+			}
+		case <-o.open:
 		}
-		line := string(w.partial[:i])
-		w.partial = w.partial[i+1:]
-		r := reply{line: line}
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			w.c.t.Errorf("the server wrote a line that is not JSON: %q", line)
-		}
-		if r.Error != nil && !protocol.IsSpecCode(r.Error.Code) {
-			w.c.t.Errorf("the server wrote an error with a code no specification assigns: %s", line)
-		}
-		w.c.replies <- r
+	}
+	if o.err != nil {
+		return 0, o.err
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.partial = append(o.partial, p...)
+	for i := bytes.IndexByte(o.partial, '\n'); i >= 0; i = bytes.IndexByte(o.partial, '\n') {
+		o.lines <- string(o.partial[:i])
+		o.partial = o.partial[i+1:]
+	}
+	return len(p), nil
+}
+
+// blockedWrite waits until a Write is held, and returns its bytes.
+func (o *output) blockedWrite(t *testing.T) []byte {
+	t.Helper()
+	select {
+	case p := <-o.blocked:
+		return p
+	case <-time.After(failAfter):
+		t.Fatal("the server wrote nothing")
+		return nil
 	}
 }
 
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
+// next lets the next held Write through, and returns its bytes.
+func (o *output) next(t *testing.T) []byte {
+	t.Helper()
+	p := o.blockedWrite(t)
+	o.through <- struct{}{}
+	return p
 }
 
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
+// release lets every Write through, held or to come.
+func (o *output) release() {
+	o.held.Store(false)
+	o.openOnce.Do(func() { close(o.open) })
 }
 
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+// lineWriter sends each Write, one log line, to lines.
+type lineWriter chan string
+
+func (w lineWriter) Write(p []byte) (int, error) {
+	w <- string(p)
+	return len(p), nil
 }
 
 // TestLines checks the framing: "\r\n" as well as "\n", blank lines (of
-// spaces, tabs or a lone "\r") ignored, a last line without "\n" read, and
-// a line past MaxMessageSize answered with -32600 and skipped.
+// spaces, tabs or a lone "\r") skipped, a line past MaxLine answered with
+// -32600 and skipped, the last line read without its "\n".
 func TestLines(t *testing.T) {
-	c := serve(t, nil, Options{MaxMessageSize: 200})
-	c.send(initialize + "\r")
-	assert.JSONEq(t, `"init"`, string(c.recv().ID))
-	c.send("", " ", "\t", "\r", " \r", toolCall(1, "echo", `{"message":"crlf"}`)+"\r")
-	r := c.recv()
-	assert.JSONEq(t, `1`, string(r.ID), "the first reply after blank lines: %s", r.line)
-	c.send(toolCall(2, "echo", `{"message":"`+strings.Repeat("x", 300)+`"}`))
-	r = c.recv()
-	require.NotNil(t, r.Error, "a line of 300 bytes with a limit of 200: %s", r.line)
-	assert.Equal(t, int64(-32600), r.Error.Code)
-	assert.Equal(t, "null", string(r.ID))
-	assert.Contains(t, r.Error.Message, "a line may hold at most 200 bytes")
-	_, err := io.WriteString(c.in, toolCall(3, "echo", `{"message":"last"}`)) // no "\n"
+	c := serve(t, Options{MaxLine: 200})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\r", "", " ", "\t", "\r", " \r", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	assert.Equal(t, "1", string(c.recv().ID))
+	assert.Equal(t, "2", string(c.recv().ID), "the reply after blank lines")
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("x", 300) + `"}}`)
+	rid, code, msg := c.recvError()
+	assert.Equal(t, "null", rid)
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, msg, "a line may hold at most 200 bytes")
+	_, err := io.WriteString(c.in, `{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
 	require.NoError(t, err)
-	c.end()
-	assert.JSONEq(t, `3`, string(c.recv().ID), "the last line, without a newline, is read")
+	require.NoError(t, c.end())
+	assert.Equal(t, "4", string(c.recv().ID), "the last line, without a newline")
 }
 
 // TestEras runs what Claude Code 2.1.280 sends (anthropics/claude-code#96183):
 // server/discover, then initialize; and 2026-07-28 requests before and
-// after it. Each era has its session: the initialize is not a duplicate.
+// after it. Each era has its session: the initialize is no duplicate.
 func TestEras(t *testing.T) {
-	c := serve(t, nil, Options{})
+	c := serve(t, Options{})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`)
-	r := c.recv()
-	require.Nil(t, r.Error, "server/discover: %s", r.line)
-	assert.Contains(t, string(r.Result), `"supportedVersions":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"]`)
-
+	assert.Contains(t, string(c.recv().Result), `"supportedVersions":["2026-07-28"`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m"},` + modernMeta + `}}`)
-	r = c.recv()
-	require.Nil(t, r.Error, "a 2026-07-28 call: %s", r.line)
-	assert.Contains(t, string(r.Result), `"resultType":"complete"`)
-
+	assert.Contains(t, string(c.recv().Result), `"resultType":"complete"`)
 	c.send(initialize)
-	r = c.recv()
-	require.Nil(t, r.Error, "initialize after server/discover: %s", r.line)
-	assert.Contains(t, string(r.Result), `"protocolVersion":"2025-11-25"`)
-	c.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, toolCall(3, "echo", `{"message":"legacy"}`))
-	r = c.recv()
-	require.Nil(t, r.Error, "a legacy call: %s", r.line)
-	assert.NotContains(t, string(r.Result), "resultType", "a legacy result has no resultType")
-
+	require.Nil(t, c.recv().Error, "initialize after server/discover")
+	c.send(initialized, callLine(3, "echo", `{"message":"legacy"}`))
+	assert.NotContains(t, string(c.recv().Result), "resultType", "a legacy result")
 	c.send(`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{` + modernMeta + `}}`)
-	r = c.recv()
-	require.Nil(t, r.Error, "a 2026-07-28 request after initialize: %s", r.line)
+	require.Nil(t, c.recv().Error, "a 2026-07-28 request after initialize")
 	c.send(initialize)
-	r = c.recv()
-	require.NotNil(t, r.Error, "a second initialize: %s", r.line)
-	assert.Equal(t, int64(-32600), r.Error.Code)
+	_, code, msg := c.recvError()
+	assert.EqualValues(t, -32600, code, "a second initialize")
+	assert.Contains(t, msg, "initialized already")
 }
 
-// TestDuplicateID: a request reusing the id of one in flight is refused
-// with "id": null, lest the client take it for the first one's answer.
+// TestBeforeInitialize: go-sdk refuses a request before initialize with
+// code 0 (go-sdk#976); here it is -32600, and ping is answered.
+func TestBeforeInitialize(t *testing.T) {
+	c := serve(t, Options{})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	_, code, msg := c.recvError()
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, msg, "send initialize first")
+	assert.Equal(t, "2", string(c.recv().ID))
+}
+
+// TestDuplicateID: a request that reuses the id of one in flight is
+// refused with "id": null, lest the client take it for the first's answer.
 func TestDuplicateID(t *testing.T) {
-	c := serve(t, nil, Options{})
-	c.send(initialize)
+	c := serve(t, Options{})
+	c.send(initialize, initialized)
 	c.recv()
-	c.send(toolCall(7, "sleep", `{"milliseconds":200}`), toolCall(7, "echo", `{"message":"again"}`))
-	r := c.recv()
-	require.NotNil(t, r.Error, "%s", r.line)
-	assert.Equal(t, int64(-32600), r.Error.Code)
-	assert.Equal(t, "null", string(r.ID))
-	assert.Contains(t, r.Error.Message, "id 7 is in use by a request in flight")
-	r = c.recv()
-	assert.Contains(t, string(r.Result), "awake")
+	c.send(callLine(7, "hold", `{"message":"first"}`))
+	<-c.held
+	c.send(callLine(7, "echo", `{"message":"again"}`))
+	rid, code, msg := c.recvError()
+	assert.Equal(t, "null", rid)
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, msg, "id 7 is in use by a request in flight")
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "released first")
 }
 
-// TestCancel: a cancelled request gets no reply; its id is free at once;
-// a cancellation of a request already answered, or not sent yet, or of
-// initialize, is ignored.
+// TestCancel: a cancelled request gets no reply, its id is free at once, and
+// its handler's context is done; a cancellation of a request not in
+// flight, or of initialize, is ignored.
 func TestCancel(t *testing.T) {
-	started := make(chan struct{}, 1)
-	c := serve(t, newTestServer(started), Options{})
-	c.send(initialize)
+	c := serve(t, Options{})
+	c.send(initialize, cancel("init"), initialized)
 	c.recv()
-	c.send(toolCall(1, "sleep", `{"milliseconds":60000}`))
-	<-started
-	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"stop"}}`,
-		toolCall(1, "echo", `{"message":"reused at once"}`))
+	c.send(callLine(1, "hold", `{"message":"cancelled"}`))
+	<-c.held
+	c.send(cancel(1), callLine(1, "echo", `{"message":"reused"}`))
 	r := c.recv()
-	assert.JSONEq(t, `1`, string(r.ID))
-	assert.Contains(t, string(r.Result), "reused at once", "the reply to the reused id is the echo's, not the sleep's")
-	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`, toolCall(9, "echo", `{"message":"nine"}`))
+	assert.Equal(t, "1", string(r.ID))
+	assert.Contains(t, string(r.Result), "reused", "the reply to the reused id is the echo's")
+	c.logged("dropped a reply to a request cancelled") // the handler saw its context done
+	c.send(cancel(9), callLine(9, "echo", `{"message":"nine"}`))
 	assert.Contains(t, string(c.recv().Result), "nine", "a cancellation before its request is ignored")
-	c.none(100 * time.Millisecond)
-	assert.Contains(t, c.logs.String(), "request cancelled by the client")
-	assert.Contains(t, c.logs.String(), "reason=stop")
+	require.NoError(t, c.end())
+	assert.Empty(t, c.out.lines, "no more replies")
 }
 
-// TestStaleCancel sends, many times over, a request, a cancellation of it
-// racing its reply, and a request reusing its id: the last is always
-// answered. (go-sdk cancels on a goroutine of its own, some time after it
-// reads a cancellation: under the client's ids, it could cancel the reuse.)
+// TestStaleCancel sends, many times over, a request, a cancellation racing
+// its reply, and a request that reuses its id: the last is always answered.
+// (go-sdk looks a cancellation up on a goroutine of its own, some time
+// after it reads it: under the client's ids, it could cancel the reuse.)
 func TestStaleCancel(t *testing.T) {
-	c := serve(t, nil, Options{})
-	c.send(initialize)
+	c := serve(t, Options{})
+	c.send(initialize, initialized)
 	c.recv()
-	for i := range 500 {
-		c.send(toolCall("x", "echo", `{"message":"first"}`),
-			`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"x"}}`)
-		// The first is answered or cancelled; wait until its id is free.
-		time.Sleep(200 * time.Microsecond)
-		c.send(toolCall(fmt.Sprint("y", i), "echo", `{"message":"marker"}`))
-		for r := c.recv(); string(r.ID) != fmt.Sprintf(`"y%d"`, i); r = c.recv() {
+	for i := range 300 {
+		c.send(callLine("x", "echo", `{"message":"first"}`), cancel("x"))
+		c.send(callLine("x", "echo", `{"message":"second"}`))
+		for {
+			r := c.recv()
+			if r.Error == nil && strings.Contains(string(r.Result), "second") {
+				break
+			}
+			require.Contains(t, string(r.Result), "first", "round %d: %v", i, r.Error)
 		}
-		c.send(toolCall("x", "echo", `{"message":"second"}`))
-		r := c.recv()
-		require.Nil(t, r.Error, "round %d: the request reusing the id of a cancelled one: %s", i, r.line)
-		require.Contains(t, string(r.Result), "second", "round %d", i)
 	}
 }
 
-// TestBackpressure: with MaxInFlight requests unanswered, the connection
+// TestBackpressure: with the requests in flight at the limit, the server
 // reads no more until a reply is out.
 func TestBackpressure(t *testing.T) {
-	started := make(chan struct{}, 100)
-	server := newTestServer(started)
-	inR, inW := io.Pipe()
-	var read atomic.Int64
-	out := &lineWriter{c: &client{t: t, replies: make(chan reply, 100)}}
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(context.Background(), server, Options{In: countLines(inR, &read), Out: out, MaxInFlight: 2,
-			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
-	}()
-	go func() {
-		_, _ = io.WriteString(inW, initialize+"\n")
-		for i := range 10 {
-			_, _ = io.WriteString(inW, toolCall(i, "sleep", `{"milliseconds":300}`)+"\n")
-		}
-		_ = inW.Close()
-	}()
-	<-started
-	<-started
-	time.Sleep(100 * time.Millisecond)
-	assert.LessOrEqual(t, read.Load(), int64(4), "lines read with two requests unanswered (1 initialize, 2 sleeps, 1 waiting)")
+	waiting := make(chan struct{}, 10)
+	c := serve(t, Options{maxInFlight: 2, waiting: func() { waiting <- struct{}{} }})
+	c.out.held.Store(true)
+	go c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	c.out.blockedWrite(t) // the first reply is being written, and the second is read
 	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("Serve did not return")
+	case <-waiting: // the third is read, and waits for room
+	case <-time.After(failAfter):
+		t.Fatal("the server read a third request with two unanswered")
 	}
-	assert.Len(t, out.c.replies, 11, "every request answered")
+	c.out.release()
+	for range 3 {
+		require.Nil(t, c.recv().Error)
+	}
 }
 
-// countLines counts the lines read from r into n.
-func countLines(r io.Reader, n *atomic.Int64) io.Reader {
-	return readerFunc(func(p []byte) (int, error) {
-		k, err := r.Read(p)
-		n.Add(int64(bytes.Count(p[:k], []byte("\n"))))
-		return k, err
-	})
-}
-
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
-
-// TestDrain: when the input ends, the requests read are answered; one that
-// gives no answer within the grace period is abandoned, and logged.
+// TestDrain: once the input ends, the requests read are answered, and
+// then Serve returns.
 func TestDrain(t *testing.T) {
-	c := serve(t, nil, Options{GracePeriod: 300 * time.Millisecond})
-	c.send(initialize, toolCall(1, "sleep", `{"milliseconds":100}`), toolCall(2, "sleep", `{"milliseconds":60000}`))
-	start := time.Now()
-	c.end()
-	assert.Less(t, time.Since(start), 5*time.Second)
-	var ids []string
-	for len(c.replies) > 0 {
-		ids = append(ids, string((<-c.replies).ID))
-	}
-	assert.Equal(t, []string{`"init"`, `1`}, ids, "replies written before Serve returned")
-	assert.Contains(t, c.logs.String(), "abandoned a request still running when the input ended")
-}
-
-// TestNotificationsDropped: notifications the server has no handler for
-// never reach go-sdk, whose queue of them has no bound; a request behind
-// many of them is answered.
-func TestNotificationsDropped(t *testing.T) {
-	var handled atomic.Int64
-	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{
-		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationServerRequest) { handled.Add(1) },
-	})
-	c := serve(t, server, Options{})
-	c.send(initialize)
+	c := serve(t, Options{})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
-	for range 20_000 {
-		c.send(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`)
-	}
-	c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	assert.JSONEq(t, `2`, string(c.recv().ID))
-	assert.Zero(t, handled.Load(), "progress notifications reached the SDK")
+	<-c.held
+	require.NoError(t, c.in.Close())
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "released a")
+	require.NoError(t, <-c.done)
 }
 
-// TestOutputClosed: a write that fails ends the session.
+// TestAbandon: a request still running when no reply has moved for the
+// grace period after the input ended is abandoned, and logged.
+func TestAbandon(t *testing.T) {
+	timeout := make(chan time.Time)
+	c := serve(t, Options{after: func(time.Duration) <-chan time.Time { return timeout }})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
+	c.recv()
+	<-c.held
+	require.NoError(t, c.in.Close())
+	timeout <- time.Time{}
+	require.NoError(t, <-c.done)
+	c.logged("abandoned a request still running when the input ended")
+}
+
+// TestDrainSlowReader: at the end of input, a long reply to a client that
+// reads it slowly goes out whole, though it takes longer than the grace
+// period: each chunk that moves starts the period anew.
+func TestDrainSlowReader(t *testing.T) {
+	timers := make(chan chan time.Time, 1000)
+	after := func(time.Duration) <-chan time.Time {
+		timer := make(chan time.Time, 1)
+		timers <- timer
+		return timer
+	}
+	c := serve(t, Options{writeChunk: 64, after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 4096)
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	require.NoError(t, c.in.Close())
+	var reply []byte
+	for !bytes.HasSuffix(reply, []byte("\n")) {
+		reply = append(reply, c.out.next(t)...)
+		select {
+		case timer := <-timers: // the period started before this chunk moved: it is over
+			timer <- time.Time{}
+		default:
+		}
+		select {
+		case err := <-c.done:
+			t.Fatalf("Serve returned (%v) with %d bytes of the reply written", err, len(reply))
+		default:
+		}
+	}
+	c.out.release()
+	require.NoError(t, <-c.done)
+	assert.Contains(t, string(reply), message, "the reply, whole")
+}
+
+// TestOutputClosed: a write that fails ends Serve at once, with its error.
 func TestOutputClosed(t *testing.T) {
-	inR, inW := io.Pipe()
-	defer func() { _ = inW.Close() }()
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(context.Background(), newTestServer(nil), Options{In: inR, Out: failingWriter{},
-			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
-	}()
-	_, err := io.WriteString(inW, initialize+"\n")
-	require.NoError(t, err)
+	c := serve(t, Options{})
+	c.out.err = io.ErrClosedPipe
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(5 * time.Second):
+	case err := <-c.done:
+		assert.ErrorIs(t, err, io.ErrClosedPipe)
+	case <-time.After(failAfter):
 		t.Fatal("Serve went on after its output failed")
 	}
 }
 
-type failingWriter struct{}
-
-func (failingWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
-
-// TestCancelWhileBlocked: Serve returns promptly when its context is done,
-// even with a write blocked for ever on a client that stopped reading.
-func TestCancelWhileBlocked(t *testing.T) {
-	inR, inW := io.Pipe()
-	defer func() { _ = inW.Close() }()
-	outR, outW := io.Pipe() // never read
-	defer func() { _ = outR.Close() }()
-	ctx, cancel := context.WithCancel(context.Background())
+// TestContextDone: Serve returns when its context is done, even with a
+// write blocked on a client that reads nothing.
+func TestContextDone(t *testing.T) {
+	in, _ := io.Pipe()
+	out := newOutput()
+	out.held.Store(true)
+	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, newTestServer(nil), Options{In: inR, Out: outW,
-			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
+		done <- Serve(ctx, mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil), Options{In: in, Out: out})
 	}()
-	_, err := io.WriteString(inW, initialize+"\n")
-	require.NoError(t, err)
-	time.Sleep(100 * time.Millisecond) // the reply is blocked in Write
-	start := time.Now()
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-		assert.Less(t, time.Since(start), closeWait+time.Second)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return after its context was cancelled")
-	}
+	stop()
+	require.NoError(t, <-done)
 }
 
-// TestTrace: every line read and written goes to Trace, control characters
-// shown as \xNN.
+// TestTrace: every line read and written goes to the trace, control
+// characters as \xNN.
 func TestTrace(t *testing.T) {
-	var trace syncBuffer
-	c := serve(t, nil, Options{Trace: &trace})
-	c.send(initialize, "\x1b[2Jnot json")
+	trace := make(lineWriter, 10)
+	c := serve(t, Options{Trace: trace})
+	c.send("\x1b[2Jnot json")
 	c.recv()
-	c.recv()
-	c.end()
-	assert.Contains(t, trace.String(), "read: "+initialize+"\n")
-	assert.Contains(t, trace.String(), "read: \\x1b[2Jnot json\n")
-	assert.Contains(t, trace.String(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
-}
-
-// TestCancelWhileOutputBlocked: a request cancelled while its reply waits
-// for the output, held by a long write, gets no reply; and its id, reused,
-// gets the one reply to the new request.
-func TestCancelWhileOutputBlocked(t *testing.T) {
-	inR, inW := io.Pipe()
-	defer func() { _ = inW.Close() }()
-	outR, outW := io.Pipe() // a write blocks until the test reads
-	defer func() { _ = outR.Close() }()
-	go func() {
-		_ = Serve(context.Background(), newTestServer(nil), Options{In: inR, Out: outW,
-			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
-	}()
-	send := func(line string) {
-		_, err := io.WriteString(inW, line+"\n")
-		require.NoError(t, err)
-	}
-	out := bufio.NewReader(outR)
-	send(initialize)
-	_, err := out.ReadString('\n')
-	require.NoError(t, err)
-	send(toolCall("a", "echo", `{"message":"blocks the output"}`))
-	time.Sleep(100 * time.Millisecond) // echo's reply is blocked in Write
-	send(`{"jsonrpc":"2.0","id":"X","method":"ping"}`)
-	time.Sleep(100 * time.Millisecond) // ping's reply waits for the output
-	send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"X"}}`)
-	time.Sleep(100 * time.Millisecond)
-	lines := make(chan string, 10)
-	go func() {
-		for {
-			line, err := out.ReadString('\n')
-			if err != nil {
-				return
-			}
-			lines <- line
-		}
-	}()
-	assert.Contains(t, <-lines, `"id":"a"`)
-	send(`{"jsonrpc":"2.0","id":"X","method":"tools/list"}`)
-	assert.Contains(t, <-lines, `"tools"`, "the reply to the id reused")
-	select {
-	case line := <-lines:
-		t.Fatalf("a reply to the cancelled request: %s", line)
-	case <-time.After(300 * time.Millisecond):
-	}
-}
-
-// TestDrainSlowReader: at the end of input, a long reply to a client that
-// reads slowly but steadily goes out whole, though it takes longer than
-// the grace period: the wait is for progress, not for whole replies.
-func TestDrainSlowReader(t *testing.T) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(context.Background(), newTestServer(nil), Options{In: inR, Out: outW, GracePeriod: time.Second,
-			Methods: protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})})
-	}()
-	message := strings.Repeat("x", 40*writeChunk)
-	_, err := io.WriteString(inW, initialize+"\n"+toolCall(1, "echo", fmt.Sprintf(`{"message":%q}`, message))+"\n")
-	require.NoError(t, err)
-	require.NoError(t, inW.Close())
-	chunks := make(chan []byte)
-	go func() {
-		defer close(chunks)
-		for {
-			time.Sleep(100 * time.Millisecond) // 4 s for the reply, a read every tenth of the grace period
-			buf := make([]byte, writeChunk)
-			n, err := outR.Read(buf)
-			if err != nil {
-				return
-			}
-			chunks <- buf[:n]
-		}
-	}()
-	var got bytes.Buffer
-	for !bytes.Contains(got.Bytes(), []byte(message+`"}]}}`)) {
-		select {
-		case chunk := <-chunks:
-			got.Write(chunk)
-		case <-time.After(2 * time.Second):
-			t.Fatalf("the reply stopped after %d bytes", got.Len())
-		}
-	}
-	_ = outR.Close()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(5 * time.Second):
-		t.Fatal("Serve did not return")
-	}
+	assert.Equal(t, "read: \\x1b[2Jnot json\n", <-trace)
+	assert.Contains(t, <-trace, `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
 }

@@ -1,0 +1,243 @@
+package protocol
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
+
+// TestDecode is a table of lines and what Decode makes of each: a request
+// (its method), a response, or a refusal (its code, id and message).
+func TestDecode(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	tests := []struct {
+		line     string
+		method   string // of the request read
+		response bool
+		code     int64  // of the refusal; 0 if none
+		id       any    // of the refusal, as MakeID takes it
+		msg      string // in the refusal's message
+	}{
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"}`, method: "ping"},
+		{line: ` {"jsonrpc":"\u0032.0","id":"a","method":"p\u0069ng"}	`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":-9007199254740991,"method":"ping"}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","ID":4,"method":"ping"}`, method: "ping"}, // "ID" is not "id": a notification
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
+		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
+
+		{line: `not json`, code: -32700, msg: "invalid character 'o' in literal null (expecting 'u'), at byte 2"},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, code: -32700, msg: "after top-level value"},
+		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: -32600, msg: "not an array (JSON-RPC batches are not supported"},
+		{line: `42`, code: -32600, msg: "a message must be a JSON object, not a number"},
+		{line: `{"id":2,"method":"ping"}`, code: -32600, id: 2.0, msg: `"jsonrpc" must be "2.0"; this message has no "jsonrpc"`},
+		{line: `{"jsonrpc":"1.0","id":3,"method":"ping"}`, code: -32600, id: 3.0, msg: `"jsonrpc" must be "2.0"; this message has "1.0"`},
+		{line: `{"jsonrpc":"2.0","id":4}`, code: -32600, id: 4.0, msg: `"method" must be a string; this message has no "method"`},
+		{line: `{"jsonrpc":"2.0","id":5,"method":7}`, code: -32600, id: 5.0, msg: `this message has 7`},
+		{line: `{"jsonrpc":"2.0","id":null,"method":"ping"}`, code: -32600, msg: `"id" must be a string or an integer, not null`},
+		{line: `{"jsonrpc":"2.0","id":6.5,"method":"ping"}`, code: -32600, msg: `not 6.5`},
+		{line: `{"jsonrpc":"2.0","id":1e3,"method":"ping"}`, code: -32600, msg: `not 1e3`},
+		{line: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, code: -32600, msg: `within ±2^53`},
+		{line: `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, code: -32600, msg: `not {"n":6}`},
+		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		{line: strings.Repeat("[", 2_000_000), code: -32600, msg: "more than 64 levels deep"},
+	}
+	for _, tt := range tests {
+		t.Run(cut(tt.line, 60), func(t *testing.T) {
+			msg, err := Decode([]byte(tt.line))
+			if tt.code == 0 {
+				require.NoError(t, err, "Decode(%.80q)", tt.line)
+				if req, ok := msg.(*jsonrpc.Request); ok {
+					assert.Equal(t, tt.method, req.Method, "Decode(%.80q)", tt.line)
+				}
+				_, isResponse := msg.(*jsonrpc.Response)
+				assert.Equal(t, tt.response, isResponse, "Decode(%.80q) is a response", tt.line)
+				return
+			}
+			var r *Refusal
+			require.ErrorAs(t, err, &r, "Decode(%.80q)", tt.line)
+			assert.Equal(t, tt.code, r.Err.Code, "Decode(%.80q): %s", tt.line, r.Err.Message)
+			want, _ := jsonrpc.MakeID(tt.id)
+			assert.Equal(t, want, r.ID, "Decode(%.80q): id", tt.line)
+			assert.Contains(t, r.Err.Message, tt.msg, "Decode(%.80q)", tt.line)
+			assert.Less(t, len(r.Err.Message), 300, "Decode(%.80q) quotes too much", tt.line)
+		})
+	}
+}
+
+// TestEncode: an error reply with no id carries "id": null (JSON-RPC 2.0 §5).
+func TestEncode(t *testing.T) {
+	data, err := Encode(&jsonrpc.Response{Error: Errorf(-32700, "no")})
+	require.NoError(t, err)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"no"}}`, string(data))
+}
+
+func TestServed(t *testing.T) {
+	tools := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
+	var served []string
+	for name, ok := range tools {
+		if ok {
+			served = append(served, name)
+		}
+	}
+	assert.ElementsMatch(t, []string{"initialize", "ping", "server/discover", "notifications/initialized",
+		"notifications/cancelled", "tools/list", "tools/call"}, served)
+	assert.True(t, Served(&mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}})["resources/read"])
+}
+
+// TestCheck is a table of requests, and the era Check puts each in, or the
+// code and message it refuses each with.
+func TestCheck(t *testing.T) {
+	ms := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
+	tests := []struct {
+		name, method, params, header string
+		modern                       bool
+		code                         int64 // 0: served
+		msg                          string
+	}{
+		{"legacy call", "tools/call", `{"name":"echo","arguments":{}}`, "", false, 0, ""},
+		{"legacy list", "tools/list", ``, "", false, 0, ""},
+		{"initialize", "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`, "", false, 0, ""},
+		{"modern call", "tools/call", `{"name":"echo",` + modernMeta + `}`, "", true, 0, ""},
+		{"modern call over HTTP", "tools/call", `{"name":"echo",` + modernMeta + `}`, "2026-07-28", true, 0, ""},
+		{"discover", "server/discover", `{` + modernMeta + `}`, "", true, 0, ""},
+
+		{"unknown method", "no/such", ``, "", false, -32601, `method not found: "no/such"`},
+		{"capability not advertised", "resources/list", ``, "", false, -32601, "does not advertise the resources capability"},
+		{"discover without _meta", "server/discover", `{}`, "", true, -32602, "must carry the protocol version"},
+		{"header without _meta", "tools/list", `{}`, "2026-07-28", true, -32602, "must carry the protocol version"},
+		{"version not a string", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":2026}}`, "", true, -32602, "must carry"},
+		{"future version", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01"}}`, "", true, -32022, `unsupported protocol version "2099-01-01"`},
+		{"escaped key", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersio\u006e":"1999-01-01"}}`, "", true, -32022, `"1999-01-01"`},
+		{"legacy version in _meta", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, "", true, -32022, "served after an initialize handshake"},
+
+		{"call without params", "tools/call", ``, "", false, -32602, "tools/call needs params, a JSON object"},
+		{"call with null params", "tools/call", `null`, "", false, -32602, "tools/call needs params"},
+		{"params an array", "ping", `[]`, "", false, -32602, "ping params must be a JSON object, not an array"},
+		{"name a number", "tools/call", `{"name":5}`, "", false, -32602, `tools/call params: "name" must be a string, not a number`},
+		{"cursor a number", "tools/list", `{"cursor":5}`, "", false, -32602, `"cursor" must be a string, not a number`},
+		{"nested field", "initialize", `{"clientInfo":{"name":7}}`, "", false, -32602, `"clientInfo.name" must be a string, not a number`},
+		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			id, _ := jsonrpc.MakeID(1.0)
+			req := &jsonrpc.Request{ID: id, Method: tt.method, Params: json.RawMessage(tt.params)}
+			modern, err := ms.Check(req, tt.header)
+			assert.Equal(t, tt.modern, modern, "Check(%s %s, header %q): modern", tt.method, tt.params, tt.header)
+			if tt.code == 0 {
+				assert.NoError(t, err, "Check(%s %s, header %q)", tt.method, tt.params, tt.header)
+				return
+			}
+			var e *jsonrpc.Error
+			require.ErrorAs(t, err, &e, "Check(%s %s)", tt.method, tt.params)
+			assert.Equal(t, tt.code, e.Code, "Check(%s %s): %s", tt.method, tt.params, e.Message)
+			assert.Contains(t, e.Message, tt.msg, "Check(%s %s)", tt.method, tt.params)
+		})
+	}
+	// -32022 lists the versions served (MCP 2026-07-28, "Versioning").
+	id, _ := jsonrpc.MakeID(1.0)
+	_, err := ms.Check(&jsonrpc.Request{ID: id, Method: "tools/list", Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"v9"}}`)}, "")
+	var e *jsonrpc.Error
+	require.ErrorAs(t, err, &e)
+	assert.JSONEq(t, `{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"v9"}`, string(e.Data))
+}
+
+// TestKeptOfInitialize: a session keeps the version, the capabilities of
+// the specification and the client's name, not the rest.
+func TestKeptOfInitialize(t *testing.T) {
+	params := `{"protocolVersion":"2025-11-25","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
+		`"experimental":{"big":"` + strings.Repeat("x", 1<<20) + `"}},"clientInfo":{"name":"` + strings.Repeat("n", 1000) + `","version":"1","icons":[{"src":"a"}]}}`
+	kept := KeptOfInitialize(json.RawMessage(params))
+	assert.Less(t, len(kept), 500)
+	assert.Contains(t, string(kept), `"protocolVersion":"2025-11-25"`)
+	assert.Contains(t, string(kept), `"roots":{"listChanged":true}`)
+	assert.Contains(t, string(kept), `"sampling":{}`)
+	assert.Contains(t, string(kept), `"version":"1"`)
+	assert.NotContains(t, string(kept), "experimental")
+}
+
+// TestMiddleware: a panic is -32603 with the stack logged; an error without
+// a code of the specifications gets -32603; a long message is cut.
+func TestMiddleware(t *testing.T) {
+	var logs strings.Builder
+	mw := Middleware(slog.New(slog.NewTextHandler(&logs, nil)))
+	handle := func(err error, panics bool) (mcp.Result, error) {
+		method := "tools/call"
+		if strings.Contains(err.Error(), "invalid params") {
+			method = "tools/list"
+		}
+		return mw(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+			if panics {
+				panic("something went wrong")
+			}
+			return nil, err
+		})(context.Background(), method, &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}})
+	}
+	tests := []struct {
+		err    error
+		panics bool
+		code   int64
+		msg    string
+	}{
+		{errors.New("a panic"), true, -32603, "internal error"},
+		{errors.New("no code"), false, -32603, "no code"},
+		{&jsonrpc.Error{Code: 0, Message: "zero"}, false, -32603, "zero"},
+		{&jsonrpc.Error{Code: -32001, Message: "an implementation's own"}, false, -32603, "an implementation's own"},
+		{&jsonrpc.Error{Code: -32022, Message: "version"}, false, -32022, "version"},
+		{errors.New(strings.Repeat("x", 100_000)), false, -32603, strings.Repeat("x", 200) + "…"},
+		{&jsonrpc.Error{Code: -32602, Message: `unknown tool "` + strings.Repeat("x", 100_000) + `"`}, false, -32602, `unknown tool "xxx`},
+		{&jsonrpc.Error{Code: -32602, Message: "invalid params"}, false, -32602, "the cursor is not one this server gave"},
+	}
+	for _, tt := range tests {
+		_, err := handle(tt.err, tt.panics)
+		var e *jsonrpc.Error
+		require.ErrorAs(t, err, &e, "%v", tt.err)
+		assert.Equal(t, tt.code, e.Code, "%.100v", tt.err)
+		assert.Contains(t, e.Message, tt.msg, "%.100v", tt.err)
+		assert.LessOrEqual(t, len(e.Message), 300, "%.100v: a message as long as its input", tt.err)
+	}
+	assert.Contains(t, logs.String(), "something went wrong")
+	assert.Contains(t, logs.String(), "goroutine", "the stack is logged")
+}
+
+// TestArgumentsProblem is a table of arguments and what is said of them
+// for a schema like the tools'.
+func TestArgumentsProblem(t *testing.T) {
+	schema := &jsonschema.Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]*jsonschema.Schema{
+		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}}}
+	tests := []struct{ args, want string }{
+		{`{"expression":"1"}`, ""},
+		{`{"expression":"1","n":2}`, ""},
+		{``, `missing required argument "expression"`},
+		{`null`, `missing required argument "expression"`},
+		{`[1]`, `arguments must be a JSON object, such as {"name": value}, not an array`},
+		{`{"expression":null}`, `argument "expression" must be a string, not null`},
+		{`{"expression":[1]}`, `argument "expression" must be a string, not an array`},
+		{`{"expression":"1","format":"rfc822"}`, `argument "format" is "rfc822"; it must be one of ["iso8601" "unix"]`},
+		{`{"expression":"1","format":"` + strings.Repeat("x", 1000) + `"}`, `argument "format" is "xxxxxxxx`},
+		{`{"expression":"1","volume":11,"zone":1}`, `unknown argument "volume", "zone"; use only the arguments in the tool's inputSchema`},
+	}
+	for _, tt := range tests {
+		got := argumentsProblem(schema, json.RawMessage(tt.args))
+		if tt.want == "" {
+			assert.Empty(t, got, "argumentsProblem(%s)", tt.args)
+			continue
+		}
+		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
+		assert.Less(t, len(got), 300, "argumentsProblem(%.80s)", tt.args)
+	}
+}
