@@ -142,6 +142,9 @@ var hostVariables = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
 // under the variables a host passes and the configuration's env, and under
 // the configuration's env alone. Either way the server answers initialize.
 func TestConfigStartsServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go run; skipped with -short")
+	}
 	if runtime.GOOS == "windows" {
 		t.Skip("the host's variables differ on Windows")
 	}

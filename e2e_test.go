@@ -9,8 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -23,9 +21,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The tests in this file run the real program: they build the binary once
-// with "go build" and talk to it over its standard input and output, as
-// Claude Desktop and VS Code do.
+// The tests in this file run the real program, and talk to it over its
+// standard input and output, as Claude Desktop and VS Code do.
 
 // hostProtocolVersions are the protocol versions real hosts use today: the
 // two of the initialize handshake most hosts send, and 2026-07-28, which a
@@ -33,45 +30,36 @@ import (
 // no handshake).
 var hostProtocolVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
-var binary struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
+// runAsServer, set in its environment, has the test binary run as the
+// server: TestMain runs main, as go-sdk's mcp/cmd_test.go does. So the
+// end-to-end tests need no toolchain, and count in coverage.
+const runAsServer = "MCP_HELLO_TOOLS_RUN_AS_SERVER"
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if binary.dir != "" {
-		_ = os.RemoveAll(binary.dir)
+	if os.Getenv(runAsServer) != "" {
+		main()
+		os.Exit(0)
 	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
-// buildBinary returns the path of the server binary, built from this
-// package's source the first time it is called in a test run. With -short,
-// the tests of the binary are skipped: go test -short ./... takes seconds.
-func buildBinary(t testing.TB) string {
-	t.Helper()
+// serverCommand returns the command that runs the server with args: this
+// test binary, run as the server. With -short, such tests are skipped.
+func serverCommand(t testing.TB, args ...string) *exec.Cmd {
 	if testing.Short() {
-		t.Skip("builds and runs the binary; skipped with -short")
+		t.Skip("runs the server as a process of its own; skipped with -short")
 	}
-	binary.once.Do(func() {
-		binary.dir, binary.err = os.MkdirTemp("", "mcp-hello-tools-e2e-")
-		if binary.err != nil {
-			return
-		}
-		binary.path = filepath.Join(binary.dir, name)
-		if runtime.GOOS == "windows" {
-			binary.path += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", binary.path, ".").CombinedOutput()
-		if err != nil {
-			binary.err = fmt.Errorf("go build: %w\n%s", err, out)
-		}
-	})
-	require.NoError(t, binary.err)
-	return binary.path
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), runAsServer+"=1")
+	return cmd
+}
+
+// slow skips a test that measures memory or load over seconds, unless the
+// environment has MCP_HELLO_TOOLS_SLOW=1, as .ci/run does.
+func slow(t *testing.T) {
+	if os.Getenv("MCP_HELLO_TOOLS_SLOW") == "" {
+		t.Skip("measures memory over seconds: run with MCP_HELLO_TOOLS_SLOW=1")
+	}
 }
 
 // connect starts the binary with args and connects a go-sdk client to it
@@ -80,7 +68,7 @@ func buildBinary(t testing.TB) string {
 // server's stderr is written to the test log if the test fails.
 func connect(t testing.TB, protocolVersion string, args ...string) *mcp.ClientSession {
 	t.Helper()
-	cmd := exec.Command(buildBinary(t), args...)
+	cmd := serverCommand(t, args...)
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "e2e-test", Version: "v0.0.1"}, nil)
@@ -180,7 +168,7 @@ func mustJSON(t testing.TB, v any) string {
 // and checks that every line it writes to stdout is a JSON-RPC 2.0 response
 // to one of our requests, and that it exits with status 0 when stdin closes.
 func TestBinaryStdoutIsProtocolOnly(t *testing.T) {
-	cmd := exec.Command(buildBinary(t))
+	cmd := serverCommand(t)
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()

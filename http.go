@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/net/netutil"
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/streamable"
@@ -18,7 +19,7 @@ import (
 )
 
 const (
-	maxConnections = 256             // open at once; idle ones give way to new ones (streamable.Listener)
+	maxConnections = 256             // open at once; more wait, unaccepted, so file descriptors last
 	shutdownGrace  = 5 * time.Second // how long shutdown waits for requests in flight
 )
 
@@ -60,22 +61,21 @@ func listenLoopback(addr string) (net.Listener, error) {
 // serveListener serves server at /mcp on ln until ctx is cancelled, then
 // lets requests in flight finish for up to shutdownGrace.
 func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, logger *slog.Logger) error {
-	limited := streamable.NewListener(ln, maxConnections)
 	srv := &http.Server{
-		Handler:   streamable.NewHandler(server, protocol.Served(capabilities), logger),
-		ConnState: limited.ConnState,
+		Handler: streamable.NewHandler(server, protocol.Served(capabilities), logger),
 		// Requests end with ctx: shutdown waits for every request, and a
 		// session's GET stream would otherwise last until its client leaves.
 		BaseContext: func(net.Listener) context.Context { return ctx },
 		// No ReadTimeout or WriteTimeout: they would cut event streams
-		// short. The handler bounds the time a request's body takes instead.
-		ReadHeaderTimeout: 5 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		// short. The handler bounds the time a body takes instead. A
+		// connection that sends nothing holds its room no longer.
+		ReadHeaderTimeout: streamable.BodyTimeout,
+		IdleTimeout:       streamable.BodyTimeout,
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(limited) }()
+	go func() { served <- srv.Serve(netutil.LimitListener(ln, maxConnections)) }()
 	select {
 	case err := <-served:
 		return err // Serve failed before anyone asked it to stop

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os/exec"
 	"runtime"
 	"strings"
 	"syscall"
@@ -30,7 +29,7 @@ func TestPeerClosesStderrFirst(t *testing.T) {
 		t.Skip("no SIGPIPE on Windows")
 	}
 	for range 5 {
-		cmd := exec.Command(buildBinary(t))
+		cmd := serverCommand(t)
 		stdin, err := cmd.StdinPipe()
 		require.NoError(t, err)
 		stdout, err := cmd.StdoutPipe()
@@ -57,10 +56,11 @@ func TestPeerClosesStderrFirst(t *testing.T) {
 // fills after about 64 KiB of log: thousands of calls, each logged, are
 // all answered, and SIGTERM still stops the server at once.
 func TestPeerNeverReadsStderr(t *testing.T) {
+	slow(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM")
 	}
-	cmd := exec.Command(buildBinary(t))
+	cmd := serverCommand(t)
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
@@ -133,6 +133,7 @@ func TestPeerSendsInvalidUTF8(t *testing.T) {
 // echo takes at most tools.MaxEchoLength characters; "<", "<" and "&",
 // which go-sdk writes as six-byte \u003c escapes, make the longest reply.
 func TestPeerAmplifiesEcho(t *testing.T) {
+	slow(t)
 	s := startWireServer(t)
 	s.send(t, wireInit)
 	require.NotNil(t, s.receive(t).Result)

@@ -48,7 +48,7 @@ type wireServer struct {
 
 func startWireServer(t testing.TB, args ...string) *wireServer {
 	t.Helper()
-	cmd := exec.Command(buildBinary(t), args...)
+	cmd := serverCommand(t, args...)
 	stdin, err := cmd.StdinPipe()
 	require.NoError(t, err)
 	stdout, err := cmd.StdoutPipe()
@@ -121,7 +121,7 @@ func TestWirePrintfPipe(t *testing.T) {
 		t.Skip("needs sh")
 	}
 	cmd := exec.Command("sh", "-c", `printf '%s\n' "$INIT" "$INITIALIZED" "$CALL" | "$SERVER"`)
-	cmd.Env = append(os.Environ(), "INIT="+wireInit, "INITIALIZED="+wireInitialized, "CALL="+wireCall, "SERVER="+buildBinary(t))
+	cmd.Env = append(os.Environ(), "INIT="+wireInit, "INITIALIZED="+wireInitialized, "CALL="+wireCall, "SERVER="+os.Args[0], runAsServer+"=1")
 	var stderr syncBuffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -296,7 +296,6 @@ func TestWireStress(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM")
 	}
-	buildBinary(t)
 	var next, failed atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()

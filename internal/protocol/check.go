@@ -5,7 +5,9 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"slices"
 	"strconv"
 
@@ -163,4 +165,16 @@ func KeptOfInitialize(params json.RawMessage) json.RawMessage {
 	}
 	kept, _ := json.Marshal(&p) // what was decoded encodes
 	return kept
+}
+
+// MemoryLimit is the soft memory limit while serving, unless GOMEMLIMIT
+// sets one: go-sdk copies a request some ten times, and past the limit the
+// garbage collector works harder rather than the process grows.
+const MemoryLimit = 128 << 20
+
+// LimitMemory sets MemoryLimit, unless GOMEMLIMIT sets another.
+func LimitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(MemoryLimit)
+	}
 }

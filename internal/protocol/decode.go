@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	segjson "github.com/segmentio/encoding/json"
@@ -37,6 +38,9 @@ func (r *Refusal) Error() string { return r.Err.Message }
 func Decode(data []byte) (jsonrpc.Message, error) {
 	if nesting(data) > maxNesting {
 		return nil, refuse(jsonrpc.ID{}, "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
+	}
+	if req := plain(data); req != nil {
+		return req, nil
 	}
 	var envelope struct {
 		ID json.RawMessage `json:"id"`
@@ -159,11 +163,17 @@ func Errorf(code int64, format string, args ...any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Encode encodes msg as jsonrpc.EncodeMessage does, except an error reply
-// without an id, which JSON-RPC 2.0 (§5) sends with "id": null, and
-// EncodeMessage without "id".
+// Encode encodes msg as jsonrpc.EncodeMessage does, but for a result,
+// which go-sdk has encoded already, compact, and EncodeMessage would again,
+// and an error reply without an id, which JSON-RPC 2.0 (§5) sends with
+// "id": null, and EncodeMessage without "id".
 func Encode(msg jsonrpc.Message) ([]byte, error) {
-	if r, ok := msg.(*jsonrpc.Response); ok && !r.ID.IsValid() && r.Error != nil {
+	r, ok := msg.(*jsonrpc.Response)
+	switch {
+	case ok && r.Error == nil && r.Result != nil:
+		id, err := json.Marshal(r.ID.Raw())
+		return append(append(append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...), r.Result...), '}'), err
+	case ok && !r.ID.IsValid():
 		return json.Marshal(struct {
 			JSONRPC string `json:"jsonrpc"`
 			ID      any    `json:"id"`
@@ -171,4 +181,36 @@ func Encode(msg jsonrpc.Message) ([]byte, error) {
 		}{"2.0", nil, r.Error})
 	}
 	return jsonrpc.EncodeMessage(msg)
+}
+
+// plain reads a request as most are written, with "jsonrpc": "2.0", a
+// method and a string id without escapes, and an integer id, or returns nil
+// for the others, which DecodeMessage reads. go-sdk reads each message with a
+// decoder of its own, and a buffer of 32 KiB.
+func plain(data []byte) *jsonrpc.Request {
+	var w struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
+	}
+	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
+	if err != nil || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 || string(w.JSONRPC) != `"2.0"` || !unescaped(w.Method) ||
+		w.ID != nil && (badID(w.ID) != "" || w.ID[0] == '"' && !unescaped(w.ID)) {
+		return nil
+	}
+	var id any
+	if n, err := strconv.ParseInt(string(w.ID), 10, 64); err == nil {
+		id = float64(n)
+	} else if w.ID != nil {
+		id = string(w.ID[1 : len(w.ID)-1])
+	}
+	req := &jsonrpc.Request{Method: string(w.Method[1 : len(w.Method)-1]), Params: bytes.Clone(w.Params)}
+	req.ID, _ = jsonrpc.MakeID(id)
+	return req
+}
+
+// unescaped reports whether raw is a string of UTF-8 with no escapes.
+func unescaped(raw json.RawMessage) bool {
+	return len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && utf8.Valid(raw)
 }

@@ -10,7 +10,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -24,7 +23,6 @@ import (
 const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
 	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to move
-	MemoryLimit     = 128 << 20       // the soft memory limit, unless GOMEMLIMIT sets one: go-sdk copies a request ten times
 	maxInFlight     = 64              // requests waiting for replies; one is always read
 	maxInFlightSize = 16 << 20        // bytes of their params
 	writeChunk      = 4 << 10         // bytes a write: a reader of 1 KiB/s moves one within GracePeriod
@@ -51,9 +49,7 @@ type Options struct {
 // once, until a write fails, whose error it returns, or ctx is done. Once
 // it returns, handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(MemoryLimit)
-	}
+	protocol.LimitMemory()
 	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))
 	opts.MaxLine = cmp.Or(opts.MaxLine, MaxLine)
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
@@ -68,7 +64,7 @@ func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	}
 	c := &conn{opts: opts, log: opts.Logger, in: bufio.NewReaderSize(cmp.Or[io.Reader](opts.In, os.Stdin), 64<<10),
 		out: cmp.Or[io.Writer](opts.Out, os.Stdout), modern: make(chan jsonrpc.Message), calls: map[int64]*call{},
-		ids: map[jsonrpc.ID]int64{}, progress: make(chan struct{}, 1), done: make(chan struct{})}
+		progress: make(chan struct{}, 1), done: make(chan struct{})}
 	for _, s := range []*session{{c, false}, {c, true}} {
 		if _, err := server.Connect(ctx, s, nil); err != nil {
 			return err
@@ -119,13 +115,10 @@ type conn struct {
 	modern      chan jsonrpc.Message
 	initialized int // initialize read: 1; its notifications/initialized passed on: 2
 
-	mu         sync.Mutex // guards the rest
-	calls      map[int64]*call
-	ids        map[jsonrpc.ID]int64 // the client's ids of the calls not cancelled
-	lastID     int64
-	unanswered int // calls neither answered nor cancelled,
-	size       int // and the bytes of their params
-	progress   chan struct{}
+	mu       sync.Mutex      // guards calls and lastID
+	calls    map[int64]*call // the requests in flight, until their replies are out or dropped
+	lastID   int64
+	progress chan struct{} // a reply has moved
 
 	outMu     sync.Mutex // held from the check that a reply is wanted until it is out
 	done      chan struct{}
@@ -135,11 +128,12 @@ type conn struct {
 
 // A call is a request in flight, by the id go-sdk knows it by.
 type call struct {
-	id        jsonrpc.ID
+	id        jsonrpc.ID // the client's
 	method    string
 	size      int
 	modern    bool
-	cancelled bool
+	cancelled bool // its reply is to be dropped
+	idFree    bool // cancelled, or its reply is going out: the client may reuse the id
 }
 
 func (c *conn) close(err error) {
@@ -234,11 +228,17 @@ func (c *conn) request(req *jsonrpc.Request) (*jsonrpc.Request, bool) {
 // admit records a request as in flight, and returns the id go-sdk will
 // know it by. While the calls in flight are at a limit, it waits for a
 // reply: nothing reads the input, the pipe fills, the client's writes
-// block. A request that reuses an id in flight is refused.
+// block. A request that reuses the id of one in flight is refused.
 func (c *conn) admit(req *jsonrpc.Request, modern bool) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for c.unanswered > 0 && (c.unanswered >= c.opts.maxInFlight || c.size+len(req.Params) > c.opts.maxInFlightSize) {
+	for size := 0; len(c.calls) > 0; size = 0 {
+		for _, cl := range c.calls {
+			size += cl.size
+		}
+		if len(c.calls) < c.opts.maxInFlight && size+len(req.Params) <= c.opts.maxInFlightSize {
+			break
+		}
 		c.mu.Unlock()
 		c.opts.waiting()
 		select {
@@ -250,22 +250,23 @@ func (c *conn) admit(req *jsonrpc.Request, modern bool) (int64, error) {
 			return 0, errClosed
 		}
 	}
-	if _, dup := c.ids[req.ID]; dup {
+	if c.find(req.ID) != nil {
 		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %v is in use by a request in flight", req.ID.Raw())
 	}
 	c.lastID++
 	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: len(req.Params), modern: modern}
-	c.ids[req.ID] = c.lastID
-	c.unanswered++
-	c.size += len(req.Params)
 	return c.lastID, nil
 }
 
-// settle counts cl answered, and signals progress; mu is held.
-func (c *conn) settle(cl *call) {
-	c.unanswered--
-	c.size -= cl.size
-	c.signal()
+// find returns the call in flight, not cancelled, with the client's id;
+// mu is held.
+func (c *conn) find(id jsonrpc.ID) (found *call) {
+	for _, cl := range c.calls {
+		if cl.id == id && !cl.idFree {
+			found = cl
+		}
+	}
+	return found
 }
 
 func (c *conn) signal() {
@@ -275,9 +276,9 @@ func (c *conn) signal() {
 	}
 }
 
-// cancel counts a request in flight, but initialize, as answered (MCP,
-// "Cancellation"), frees its id, marks its reply to be dropped, and
-// returns the cancellation under the id go-sdk knows; it ignores others.
+// cancel marks a request in flight, but initialize (MCP, "Cancellation"),
+// as cancelled, its id free and its reply to be dropped, and returns the
+// cancellation under the id go-sdk knows; it ignores any other.
 func (c *conn) cancel(params json.RawMessage) (*jsonrpc.Request, bool) {
 	var p struct {
 		RequestID any `json:"requestId"`
@@ -287,14 +288,13 @@ func (c *conn) cancel(params json.RawMessage) (*jsonrpc.Request, bool) {
 	key, _ := jsonrpc.MakeID(p.RequestID)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	id, ok := c.ids[key]
-	if cl := c.calls[id]; ok && cl.method != "initialize" {
-		cl.cancelled = true
-		delete(c.ids, key)
-		c.settle(cl)
-		c.log.Info("request cancelled by the client; its reply will not be sent", "id", key.Raw(), "method", cl.method, "reason", p.Reason)
-		params, _ = json.Marshal(mcp.CancelledParams{RequestID: id})
-		return &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.modern
+	for n, cl := range c.calls {
+		if cl.id == key && !cl.idFree && cl.method != "initialize" {
+			cl.cancelled, cl.idFree = true, true
+			c.log.Info("request cancelled by the client; its reply will not be sent", "id", key.Raw(), "method", cl.method, "reason", p.Reason)
+			params, _ = json.Marshal(mcp.CancelledParams{RequestID: n})
+			return &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.modern
+		}
 	}
 	return nil, false
 }
@@ -311,20 +311,21 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	defer c.outMu.Unlock()
 	c.mu.Lock()
 	cl := c.calls[n]
-	delete(c.calls, n)
-	if cl != nil && !cl.cancelled {
-		delete(c.ids, cl.id) // the client may reuse it as soon as it reads the reply
+	if cl != nil {
+		cl.idFree = true // the client may reuse it as soon as it reads the reply
 	}
 	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calls, n)
+		c.mu.Unlock()
+		c.signal()
+	}()
 	if cl == nil || cl.cancelled {
 		c.log.Info("dropped a reply to a request cancelled", "id", n)
 		return nil
 	}
-	err := c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
-	c.mu.Lock()
-	c.settle(cl)
-	c.mu.Unlock()
-	return err
+	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
 }
 
 // reply writes the error reply to a message go-sdk does not see.
@@ -340,7 +341,7 @@ func (c *conn) reply(id jsonrpc.ID, err error) {
 func (c *conn) drain() {
 	for {
 		c.mu.Lock()
-		left := c.unanswered
+		left := len(c.calls)
 		c.mu.Unlock()
 		if left == 0 {
 			break

@@ -318,9 +318,9 @@ func TestDeclaredTooLarge(t *testing.T) {
 // 503 if none is made within the body's deadline; room is made as calls
 // end.
 func TestInFlightBound(t *testing.T) {
-	// Each POST counts for at least minPOSTWeight: one at a time.
+	// Each POST counts for at least 256<<10: one at a time.
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(minPOSTWeight), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
 	})
 	sid := s.session(t)
 	done := make(chan response, 1)
@@ -345,7 +345,7 @@ func TestInFlightBound(t *testing.T) {
 // after the write deadline, and frees its room in the bytes in flight.
 func TestUnreadReply(t *testing.T) {
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.writeTimeout, h.bodyTimeout = semaphore.NewWeighted(minPOSTWeight), 100*time.Millisecond, failAfter
+		h.inFlight, h.writeTimeout, h.bodyTimeout = semaphore.NewWeighted(256<<10), 100*time.Millisecond, failAfter
 	})
 	sid := s.session(t)
 	conn, err := net.Dial("tcp", s.host)
