@@ -26,8 +26,9 @@
 // MODE is legacy, auto or 2026-07-28.
 
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/_shims";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { stdioServer } from "./stdio-server.mjs";
 
@@ -81,8 +82,19 @@ await check("server info and capabilities", async () => {
   expect(caps.join() === "tools", `capabilities are ${caps}, want tools only`);
 });
 
+let tools = [];
 await check("tools/list: echo, get_timestamp, calculate", async () => {
-  expectTools((await client.listTools()).tools);
+  ({ tools } = await client.listTools());
+  expectTools(tools);
+});
+
+// The Client checks structuredContent with this validator (its default).
+await check("every tool's schemas compile with the SDK's own validator (Ajv)", async () => {
+  const validator = new DefaultJsonSchemaValidator();
+  expectCompiled(tools, (schema) => {
+    const validate = validator.getValidator(schema);
+    return (value) => validate(value).valid;
+  });
 });
 
 // After tools/list, callTool validates each structuredContent against the

@@ -26,11 +26,13 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Client as ClientV2, ProtocolError } from "@modelcontextprotocol/client";
+import { DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/_shims";
 import { getDefaultEnvironment, StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { stdioServer } from "./stdio-server.mjs";
 
@@ -49,11 +51,15 @@ const configDir = mkdtempSync(join(tmpdir(), "mcp-hello-tools-mcp-remote-"));
 // The local clients: the v1 Client, always the handshake, and the v2
 // Client in each of its modes, with the version each must negotiate (the
 // v1 Client does not say which).
+// v1 Client does not say which), the error class of each, and the
+// validator each checks structuredContent with (its default).
+const v1 = { Client: ClientV1, Stdio: StdioV1, RPCError: McpError, Validator: AjvJsonSchemaValidator };
+const v2 = { Client: ClientV2, Stdio: StdioV2, RPCError: ProtocolError, Validator: DefaultJsonSchemaValidator };
 const locals = [
-  { name: "ts-sdk", Client: ClientV1, Stdio: StdioV1, options: {}, version: undefined, RPCError: McpError },
-  { name: "ts-sdk-v2 legacy", Client: ClientV2, Stdio: StdioV2, options: { versionNegotiation: { mode: "legacy" } }, version: /^2025-/, RPCError: ProtocolError },
-  { name: "ts-sdk-v2 auto", Client: ClientV2, Stdio: StdioV2, options: { versionNegotiation: { mode: "auto" } }, version: /^2026-07-28$/, RPCError: ProtocolError },
-  { name: "ts-sdk-v2 2026-07-28", Client: ClientV2, Stdio: StdioV2, options: { versionNegotiation: { mode: { pin: "2026-07-28" } } }, version: /^2026-07-28$/, RPCError: ProtocolError },
+  { name: "ts-sdk", ...v1, options: {}, version: undefined },
+  { name: "ts-sdk-v2 legacy", ...v2, options: { versionNegotiation: { mode: "legacy" } }, version: /^2025-/ },
+  { name: "ts-sdk-v2 auto", ...v2, options: { versionNegotiation: { mode: "auto" } }, version: /^2026-07-28$/ },
+  { name: "ts-sdk-v2 2026-07-28", ...v2, options: { versionNegotiation: { mode: { pin: "2026-07-28" } } }, version: /^2026-07-28$/ },
 ];
 
 let failures = false;
@@ -85,6 +91,13 @@ for (const local of locals) {
   const { tools } = await client.listTools();
   const took = Math.round(performance.now() - start);
   await check(`tools/list: echo, get_timestamp, calculate (the first took ${took} ms)`, () => expectTools(tools));
+  await check("every tool's schemas compile with the client's own validator (Ajv)", () => {
+    const validator = new local.Validator();
+    expectCompiled(tools, (schema) => {
+      const validate = validator.getValidator(schema);
+      return (value) => validate(value).valid;
+    });
+  });
 
   for (const call of firstOfEach(valid)) {
     await check(show(call), async () => expectValid(await client.callTool({ name: call.tool, arguments: call.arguments }), call));
