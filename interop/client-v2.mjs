@@ -10,9 +10,13 @@
 //   - 2026-07-28: pinned to that revision, no probe and no fallback: every
 //     request carries the version in its _meta.
 //
-// It lists the tools, calls each with valid and with wrong arguments, and
-// calls an unknown tool. It prints one line per check, "PASS what" or
-// "FAIL what: why", and exits with status 1 if any check failed.
+// It lists the tools, calls each with valid and with wrong arguments, calls
+// an unknown tool, makes 20 calls at once and closes. In the auto and
+// 2026-07-28 modes over stdio the Client probes on a sibling process of its
+// own, then starts the session's: both go through stdio-server.mjs, which
+// keeps each one's log and exit status for the close check. It prints one
+// line per check, "PASS what" or "FAIL what: why", and exits with status 1
+// if any check failed.
 //
 // Usage:
 //
@@ -22,9 +26,11 @@
 // MODE is legacy, auto or 2026-07-28.
 
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/_shims";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { expectToolError, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
+import { stdioServer } from "./stdio-server.mjs";
 
 const modern = "2026-07-28";
 const modes = { legacy: "legacy", auto: "auto", [modern]: { pin: modern } };
@@ -38,11 +44,11 @@ const overHTTP = /^https?:\/\//.test(target);
 const label = `ts-sdk-v2 ${mode} ${overHTTP ? "http" : "stdio"}`;
 const { check, failed } = checker(label);
 
+const server = overHTTP ? undefined : stdioServer(target);
 const transport = overHTTP
   ? new StreamableHTTPClientTransport(new URL(target))
-  : new StdioClientTransport({ command: target, stderr: "pipe" });
-let serverStderr = "";
-transport.stderr?.on("data", (chunk) => (serverStderr += chunk));
+  : new StdioClientTransport({ command: server.command, args: server.args });
+const serverStderr = () => server?.log() ?? "";
 
 const client = new Client(
   { name: "interop-ts-sdk-v2", version: "0.0.1" },
@@ -51,7 +57,8 @@ const client = new Client(
 try {
   await client.connect(transport);
 } catch (err) {
-  console.log(`FAIL ${label}: connect to ${target}: ${err.message}\n${serverStderr}`);
+  console.log(`FAIL ${label}: connect to ${target}: ${err.message}\n${serverStderr()}`);
+  server?.remove();
   process.exit(1);
 }
 
@@ -75,24 +82,31 @@ await check("server info and capabilities", async () => {
   expect(caps.join() === "tools", `capabilities are ${caps}, want tools only`);
 });
 
+let tools = [];
 await check("tools/list: echo, get_timestamp, calculate", async () => {
-  const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  expect(names.join() === "calculate,echo,get_timestamp", `tools are ${names}`);
+  ({ tools } = await client.listTools());
+  expectTools(tools);
+});
+
+// The Client checks structuredContent with this validator (its default).
+await check("every tool's schemas compile with the SDK's own validator (Ajv)", async () => {
+  const validator = new DefaultJsonSchemaValidator();
+  expectCompiled(tools, (schema) => {
+    const validate = validator.getValidator(schema);
+    return (value) => validate(value).valid;
+  });
 });
 
 // After tools/list, callTool validates each structuredContent against the
 // tool's outputSchema itself, and throws if they disagree.
-for (const [tool, args, want] of firstOfEach(valid)) {
-  await check(`${tool} ${show(args)}`, async () => {
-    expectValid(await client.callTool({ name: tool, arguments: args }), want);
-  });
+const callTool = (call) => client.callTool({ name: call.tool, arguments: call.arguments });
+
+for (const call of firstOfEach(valid)) {
+  await check(show(call), async () => expectValid(await callTool(call), call));
 }
 
-for (const [tool, args, wantText] of firstOfEach(invalid)) {
-  await check(`${tool} ${show(args)} is a tool error`, async () => {
-    expectToolError(await client.callTool({ name: tool, arguments: args }), wantText);
-  });
+for (const call of firstOfEach(invalid)) {
+  await check(`${show(call)} is a tool error`, async () => expectToolError(await callTool(call)));
 }
 
 await check("an unknown tool is JSON-RPC error -32602", async () => {
@@ -105,8 +119,14 @@ await check("an unknown tool is JSON-RPC error -32602", async () => {
   throw new Error("the call succeeded");
 });
 
-await client.close();
-if (failed() && serverStderr) {
-  console.log(`server stderr:\n${serverStderr}`);
+await check("20 concurrent calls", () => concurrently(20, callTool));
+
+await check(overHTTP ? "close" : "close: every server it started exits with status 0, its last log line msg=stopped", async () => {
+  await client.close();
+  await server?.expectStopped();
+});
+if (failed() && serverStderr()) {
+  console.log(`server stderr:\n${serverStderr()}`);
 }
+server?.remove();
 process.exit(failed() ? 1 : 0);

