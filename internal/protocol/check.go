@@ -83,6 +83,9 @@ func (ms Methods) Check(req *jsonrpc.Request, header string) (modern bool, err e
 	case modern && version == "":
 		return modern, Errorf(jsonrpc.CodeInvalidParams, `invalid params: %s params must carry the protocol version in "_meta": `+
 			`{%q: %q}, with the client's capabilities in %q`, req.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
+	case hasVersion && header != "" && header != version: // MCP 2026-07-28, Streamable HTTP
+		return modern, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
+			cut(header, 40), cut(version, 40))
 	case modern && version != ModernVersion:
 		return modern, unsupported(version)
 	case !known:

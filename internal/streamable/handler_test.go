@@ -185,7 +185,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 		{"unsupported version", "POST", s.url, `{"jsonrpc":"2.0","id":11,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 			[]string{"MCP-Protocol-Version", "v999.0.0", "Mcp-Method", "server/discover"}, 400, -32022, "11", "unsupported protocol version"},
 		{"header mismatch", "POST", s.url, `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{` + modernMeta + `}}`,
-			[]string{"MCP-Protocol-Version", "2099-01-01", "Mcp-Method", "tools/list"}, 400, -32020, "12", "does not match"},
+			[]string{"MCP-Protocol-Version", "2099-01-01", "Mcp-Method", "tools/list"}, 400, -32020, "12", "header mismatch"},
 		{"no _meta, modern", "POST", s.url, `{"jsonrpc":"2.0","id":13,"method":"server/discover","params":{}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "server/discover"}, 400, -32602, "13", "must carry the protocol version"},
 		{"foreign Host", "POST", s.url, initialize, []string{"Host", "evil.example"}, 403, -32600, "1", "Forbidden: invalid Host header"},
