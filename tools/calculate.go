@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -82,10 +83,13 @@ func calculate(_ context.Context, _ *mcp.CallToolRequest, in CalculateInput) (*m
 	if err != nil {
 		return nil, CalculateOutput{}, explain(in.Expression, err)
 	}
-	if v == 0 {
-		v = 0 // report -0 as 0: JSON readers rarely expect a signed zero
+	// For now, the float64 nearest to the value, which calc computes
+	// exactly where it can; String never writes -0.
+	f, err := strconv.ParseFloat(v.String(), 64)
+	if err != nil {
+		return nil, CalculateOutput{}, err
 	}
-	return nil, CalculateOutput{Result: v, Parsed: tree.String()}, nil
+	return nil, CalculateOutput{Result: f, Parsed: tree.String()}, nil
 }
 
 // explain turns a calc error into the tool's error text: the message with

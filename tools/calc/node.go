@@ -27,11 +27,11 @@ func (p pos) Pos() int { return int(p) }
 // since the lexer stops at the first character that is not ASCII.
 func (p pos) column() int { return int(p) + 1 }
 
-// NumberNode is a number as written in the expression.
+// NumberNode is a number as written in the expression. Eval reads its
+// value from the text, exactly: 0.1 is 1/10.
 type NumberNode struct {
 	pos
-	Text  string  // as written: "2.50", ".5", "1e3"
-	Value float64 // Text as parsed by strconv.ParseFloat; ±Inf if out of range, which Eval reports
+	Text string // as written: "2.50", ".5", "1e3"
 }
 
 // UnaryNode is a sign applied to an operand, at the sign: -X or +X.

@@ -5,7 +5,6 @@ package calc
 
 import (
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -135,9 +134,7 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		// The lexer checked the syntax; a range error gives ±Inf, which Eval reports.
-		v, _ := strconv.ParseFloat(t.text, 64)
-		return &NumberNode{pos: t.pos, Text: t.text, Value: v}, nil
+		return &NumberNode{pos: t.pos, Text: t.text}, nil
 	case tokenLeftParen:
 		x, err := p.nested(t, p.expression)
 		if err != nil {
