@@ -71,20 +71,20 @@ type evaluator struct {
 // eval sets v to the value of n, as big.Rat's methods set their receiver.
 func (e *evaluator) eval(v *Value, n Node) error {
 	switch n := n.(type) {
-	case *NumberNode:
+	case *numberNode:
 		e.number(v, n.Text)
 		if !v.finite() {
 			return errorAt(n.pos, ErrNotFinite,
 				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
 		}
 		return nil
-	case *UnaryNode:
+	case *unaryNode:
 		err := e.eval(v, n.X)
 		if n.Op == '-' {
 			v.neg()
 		}
 		return err
-	case *BinaryNode:
+	case *binaryNode:
 		if err := e.eval(v, n.Left); err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 // one whose result would need more than MaxBits bits; it is rounded to
 // float64 if it needs more than MaxBits bits all the same; and otherwise
 // it is computed in float64 by approximately.
-func (e *evaluator) apply(n *BinaryNode, x, y *Value) error {
+func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	if precedence(n.Op) == 0 {
 		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
 	}
@@ -206,7 +206,7 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 
 // notFinite returns the error for a result z of x n.Op y that is ±Inf or
 // NaN in float64, saying why when the reason is not the range.
-func notFinite(n *BinaryNode, x, y *Value, z float64) error {
+func notFinite(n *binaryNode, x, y *Value, z float64) error {
 	why := "float64 results must lie within about ±1.8e308"
 	switch {
 	case n.Op == '^' && x.isZero():

@@ -92,16 +92,16 @@ func mantissa(s string) string {
 // computed exactly: its values are small enough then.
 func textbook(n Node) *big.Rat {
 	switch n := n.(type) {
-	case *NumberNode:
+	case *numberNode:
 		r, _ := new(big.Rat).SetString(n.Text)
 		return r
-	case *UnaryNode:
+	case *unaryNode:
 		x := textbook(n.X)
 		if n.Op == '-' {
 			x.Neg(x)
 		}
 		return x
-	case *BinaryNode:
+	case *binaryNode:
 		x, y := textbook(n.Left), textbook(n.Right)
 		switch n.Op {
 		case '+':

@@ -26,14 +26,14 @@ var rules = map[int]string{expressionLevel: "expression", termLevel: "term", pow
 // level group the same way, and for every two operators a and b,
 // "1 a 2 b 3" groups as their rows say.
 func TestOperatorTable(t *testing.T) {
-	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.Precedence - b.Precedence }),
+	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.level - b.level }),
 		"operator.go: keep the table loosest first, as messages list it")
 	for _, op := range operators {
-		require.Contains(t, rules, op.Precedence,
+		require.Contains(t, rules, op.level,
 			"operator '%c' has precedence %d; the grammar has levels 1 (expression), 2 (term) and 3 (power)",
-			op.Symbol, op.Precedence)
+			op.Symbol, op.level)
 		for _, other := range operators {
-			if other.Precedence == op.Precedence {
+			if other.level == op.level {
 				require.Equal(t, other.RightAssoc, op.RightAssoc,
 					"operators '%c' and '%c' share a level, which one rule parses, so they must share RightAssoc in operator.go",
 					op.Symbol, other.Symbol)
@@ -44,7 +44,7 @@ func TestOperatorTable(t *testing.T) {
 		for _, b := range operators {
 			input := fmt.Sprintf("1 %c 2 %c 3", a.Symbol, b.Symbol)
 			want := fmt.Sprintf("(1 %c (2 %c 3))", a.Symbol, b.Symbol)
-			if a.Precedence > b.Precedence || a.Precedence == b.Precedence && !a.RightAssoc {
+			if a.level > b.level || a.level == b.level && !a.RightAssoc {
 				want = fmt.Sprintf("((1 %c 2) %c 3)", a.Symbol, b.Symbol)
 			}
 			tree, err := Parse(input)
@@ -66,7 +66,7 @@ func TestOperatorsInGrammar(t *testing.T) {
 		for level, rule := range rules {
 			var want []string
 			for _, op := range operators {
-				if op.Precedence == level {
+				if op.level == level {
 					want = append(want, `"`+string(op.Symbol)+`"`)
 				}
 			}
@@ -113,8 +113,8 @@ func TestOperatorsEvaluate(t *testing.T) {
 			"exactly, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
 		assert.True(t, math.IsNaN(approximately(c, 1, 1)),
 			"approximately, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
-		_, err := Eval(&BinaryNode{Op: c, Left: &NumberNode{Text: "6"}, Right: &NumberNode{Text: "6"}})
-		assert.ErrorContains(t, err, "unknown operator", "Eval of a BinaryNode with Op '%c'", c)
+		_, err := Eval(&binaryNode{Op: c, Left: &numberNode{Text: "6"}, Right: &numberNode{Text: "6"}})
+		assert.ErrorContains(t, err, "unknown operator", "Eval of a binaryNode with Op '%c'", c)
 	}
 }
 

@@ -19,7 +19,7 @@ import (
 // an independent expression language whose arithmetic subset is ours. Two
 // facts make it a fair oracle:
 //
-//   - Precedence and associativity agree: expr's unary minus (precedence 90)
+//   - level and associativity agree: expr's unary minus (precedence 90)
 //     binds looser than its '**' (100, right-associative), so -2**2 is -4,
 //     2**3**2 is 512, and 2**-1 parses, as with our '^'.
 //   - Arithmetic agrees: with float operands expr computes +, -, *, / in

@@ -26,17 +26,17 @@ const (
 // strconv.ParseFloat, + - * / in IEEE arithmetic, ^ by math.Pow.
 func rounding(n Node) rounded {
 	switch n := n.(type) {
-	case *NumberNode:
+	case *numberNode:
 		v, _ := strconv.ParseFloat(n.Text, 64)
 		digits := strings.Trim(n.Text, "0123456789") == ""
 		return rounded{v, roundoff(v), digits && math.Abs(v) < 1<<53}
-	case *UnaryNode:
+	case *unaryNode:
 		x := rounding(n.X)
 		if n.Op == '-' {
 			x.value = -x.value
 		}
 		return x
-	case *BinaryNode:
+	case *binaryNode:
 		return combineRounded(n.Op, rounding(n.Left), rounding(n.Right))
 	}
 	panic("rounding: not a tree from Parse")
