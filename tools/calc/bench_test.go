@@ -104,19 +104,20 @@ func BenchmarkHugeInputs(b *testing.B) {
 // characters we could construct, each its own way of making exact
 // arithmetic work: 5,000 cheap operations on a value at MaxBits, which cost
 // time linear in it; powers and sums whose gcds cost time quadratic in it,
-// which maxWork stops; long numbers; and the plain chain, for scale.
+// which maxWork stops; long numbers; and the plain chain, for scale. (In
+// the names, ':' is '/', which would nest a benchmark.)
 var worstExpressions = []struct{ name, expression string }{
-	{"1+1+…", repeatTo("1", "+1")},
-	{"x-1+1-…", repeatTo("(2/3)^2584", "-1+1")},             // x = 2^2584/3^2584: 4,096 bits below the line
-	{"x*3/3*…", repeatTo("(2/3)^2584", "*3/3")},             // a gcd with 3, and a division by it, each time
-	{"x+1/2-1/2…", repeatTo("(2/3)^2583", "+1/2-1/2")},      // the same with halves
-	{"x*2/2*…", repeatTo("(2/3)^2584", "*2/2")},             //
-	{"1/3/3/…", repeatTo("1", "/3")},                        // a denominator growing to MaxBits, then float64
-	{"x+x+… powers", repeatTo("(2/3)^2584", "+(2/3)^2584")}, // Lehmer's gcd of 4,096-bit integers, each time
-	{"x-y-… powers", repeatTo("(2/3)^2584", "-(2/3)^2583")},
-	{"x*y/y*… powers", repeatTo("(2/3)^2584", "*(3/2)^1292*(2/3)^1292")},
-	{"x*y+… powers", repeatTo("(2/3)^2584*(7/5)^1000", "+(2/3)^2584*(7/5)^1000")},
-	{"5e-1233+…", repeatTo("5e-1233", "+5e-1233")}, // numbers at MaxBits: 10^1233 for each
+	{"1+1+1", repeatTo("1", "+1")},
+	{"x-1+1", repeatTo("(2/3)^2584", "-1+1")},                          // x = 2^2584/3^2584: 4,096 bits below the line
+	{"x*3:3", repeatTo("(2/3)^2584", "*3/3")},                          // a gcd with 3, and a division by it, each time
+	{"x+half-half", repeatTo("(2/3)^2583", "+1/2-1/2")},                // the same with halves, the sum at 4,096 bits
+	{"x*2:2", repeatTo("(2/3)^2584", "*2/2")},                          //
+	{"1:3:3", repeatTo("1", "/3")},                                     // a denominator growing to MaxBits, then float64
+	{"x+x powers", repeatTo("(2/3)^2584", "+(2/3)^2584")},              // Lehmer's gcd of 4,096-bit integers, each time
+	{"x-y powers", repeatTo("(2/3)^2584", "-(2/3)^2583")},              //
+	{"x*y:y powers", repeatTo("(2/3)^2584", "*(3/2)^1292*(2/3)^1292")}, //
+	{"x*y+x*y powers", repeatTo("(2/3)^2584*(7/5)^1000", "+(2/3)^2584*(7/5)^1000")},
+	{"5e-1233+", repeatTo("5e-1233", "+5e-1233")}, // numbers at MaxBits: 10^1233 for each
 	{"600-digit numbers", repeatTo("1."+strings.Repeat("7", 600), "*1."+strings.Repeat("3", 600)+"/1."+strings.Repeat("7", 600))},
 }
 

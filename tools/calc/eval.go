@@ -257,7 +257,7 @@ func (e *evaluator) decimal(r *big.Rat, text string) bool {
 	if len(significant) > most || exp < -most || exp > most {
 		return false
 	}
-	num, den := r.Num(), r.Denom()
+	num, den := parts(r)
 	if significant == "" {
 		num.SetUint64(0)
 		den.SetUint64(1)

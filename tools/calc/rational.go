@@ -41,13 +41,11 @@ func (m *arith) spent() bool { return m.work > maxWork }
 // when an operand is an integer, t/(b·d) is in lowest terms already.
 // A zero sum comes out 0/1, as big.Rat keeps zero: gcd(0, g) is g.
 //
-// Here and below, x, y and z are in lowest terms with a positive
-// denominator, as big.Rat keeps them, and z is neither x nor y. The
-// results are written through Num and Denom, which big.Rat documents as
-// references to its numerator and denominator.
+// Here and below, x and y are in lowest terms with a positive
+// denominator, as big.Rat keeps them, and z, any big.Rat, is neither.
 func (m *arith) add(z, x, y *big.Rat, sub bool) {
 	a, b, c, d := x.Num(), x.Denom(), y.Num(), y.Denom()
-	num, den := z.Num(), z.Denom()
+	num, den := parts(z)
 	g := m.gcd(&m.g, b, d)
 	if isOne(g) {
 		m.times(&m.s, a, d)
@@ -62,6 +60,14 @@ func (m *arith) add(z, x, y *big.Rat, sub bool) {
 	h := m.gcd(&m.h, &m.s, g)
 	m.divide(num, &m.s, h)
 	m.times(den, &m.v, m.over(&m.u, d, h)) // b/g · d/h
+}
+
+// parts returns z's numerator and denominator, for the caller to set:
+// big.Rat documents Num and Denom as references to them, but Denom is one
+// only once z has been set, so z is set to 0 first.
+func parts(z *big.Rat) (num, den *big.Int) {
+	z.SetInt64(0)
+	return z.Num(), z.Denom()
 }
 
 // combine sets z to x + y, or x - y if sub.
@@ -79,29 +85,30 @@ func combine(z, x, y *big.Int, sub bool) {
 //
 // in lowest terms, since a/b and c/d are.
 func (m *arith) mul(z, x, y *big.Rat) {
-	m.parts(z, x.Num(), x.Denom(), y.Num(), y.Denom())
+	m.product(z, x.Num(), x.Denom(), y.Num(), y.Denom())
 }
 
 // quo sets z to x/y, for y ≠ 0: x · d/c, the sign moved to the numerator.
 func (m *arith) quo(z, x, y *big.Rat) {
-	m.parts(z, x.Num(), x.Denom(), y.Denom(), y.Num())
+	m.product(z, x.Num(), x.Denom(), y.Denom(), y.Num())
 	if z.Denom().Sign() < 0 {
 		z.Num().Neg(z.Num())
 		z.Denom().Neg(z.Denom())
 	}
 }
 
-// parts sets z to a/b · c/d, as mul describes.
-func (m *arith) parts(z *big.Rat, a, b, c, d *big.Int) {
+// product sets z to a/b · c/d, as mul describes.
+func (m *arith) product(z *big.Rat, a, b, c, d *big.Int) {
+	num, den := parts(z)
 	g := m.gcd(&m.g, a, d)
 	h := m.gcd(&m.h, c, b)
-	m.times(z.Num(), m.over(&m.s, a, g), m.over(&m.t, c, h))
-	m.times(z.Denom(), m.over(&m.s, b, h), m.over(&m.t, d, g))
+	m.times(num, m.over(&m.s, a, g), m.over(&m.t, c, h))
+	m.times(den, m.over(&m.s, b, h), m.over(&m.t, d, g))
 }
 
 // pow sets z to (a/b)^k for k ≥ 0: a^k / b^k, in lowest terms since a/b is.
 func (m *arith) pow(z *big.Rat, a, b, k *big.Int) {
-	num, den := z.Num(), z.Denom()
+	num, den := parts(z)
 	num.Exp(a, k, nil)
 	den.Exp(b, k, nil)
 	if den.Sign() < 0 {

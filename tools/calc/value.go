@@ -25,13 +25,10 @@ type Value struct {
 	float float64  // the value, when approximate
 }
 
-// setRat makes v exact and returns v.rat, for the caller to set. A new
-// big.Rat is set to 0 at once: the arithmetic in rational.go writes the
-// numerator and denominator through Num and Denom, and Denom returns a
-// reference only to a big.Rat that has been set.
+// setRat makes v exact and returns v.rat, for the caller to set.
 func (v *Value) setRat() *big.Rat {
 	if v.rat == nil {
-		v.rat = new(big.Rat).SetInt64(0)
+		v.rat = new(big.Rat)
 	}
 	v.exact = true
 	return v.rat
