@@ -16,7 +16,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -25,31 +24,21 @@ import (
 
 // AddTool adds a tool and its typed handler to s, as mcp.AddTool does,
 // for an Out whose numbers may be json.Number, which it sends digit for
-// digit. If t.OutputSchema is nil, it is inferred from Out as mcp.AddTool
-// infers it, with json.Number as "number"; otherwise it must be a
-// *jsonschema.Schema. AddTool panics where mcp.AddTool would, on a schema
-// it cannot use.
+// digit. t.OutputSchema must be Out's schema, a *jsonschema.Schema:
+// inferred, it would make a json.Number a string. AddTool panics where
+// mcp.AddTool would, on a schema it cannot use.
 func AddTool[In, Out any](s *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFor[In, Out]) {
 	schema, ok := t.OutputSchema.(*jsonschema.Schema)
-	if t.OutputSchema == nil {
-		var err error
-		schema, err = jsonschema.For[Out](&jsonschema.ForOptions{
-			TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.Number](): {Type: "number"}},
-		})
-		ok = err == nil
-	}
-	if !ok {
+	if !ok || schema == nil {
 		panic(fmt.Sprintf("structured.AddTool(%q): outputSchema is %T, not a *jsonschema.Schema", t.Name, t.OutputSchema))
 	}
 	resolved, err := schema.Resolve(&jsonschema.ResolveOptions{ValidateDefaults: true})
 	if err != nil {
 		panic(fmt.Sprintf("structured.AddTool(%q): %v", t.Name, err))
 	}
-	tool := *t
-	tool.OutputSchema = schema
 	// The handler mcp.AddTool gets returns no output (Out is any, and nil),
 	// so go-sdk leaves the result as it is.
-	mcp.AddTool(s, &tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
+	mcp.AddTool(s, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, any, error) {
 		res, out, err := h(ctx, req, in)
 		if err != nil {
 			return nil, nil, err
