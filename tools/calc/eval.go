@@ -22,9 +22,10 @@ import (
 //     value is approximate, and so is everything computed from it, in
 //     float64 as Go computes (IEEE 754, round to nearest even).
 //   - Exact arithmetic on values of thousands of bits costs time; once it
-//     has done a bounded amount of work, about 5 ms of it, what remains is
-//     computed in float64 too. No expression a person writes comes near
-//     that; a thousand sums of 4,096-bit fractions do.
+//     has done a bounded amount of the work that grows faster than its
+//     operands (maxWork, a few milliseconds), what remains is computed in
+//     float64 too. No expression a person writes comes near that; a
+//     thousand sums of 4,096-bit fractions do.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
