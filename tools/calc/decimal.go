@@ -40,18 +40,18 @@ func (v *Value) Exact() bool {
 func (v *Value) decimal() (string, bool) {
 	if v.exact {
 		if neg, digits, exp, ok := expansion(v.rat); ok {
-			return scientific(neg, digits, exp), true
+			return asJSON(neg, digits, exp), true
 		}
 	}
 	f := v.float64()
 	if f == 0 {
 		return "0", false
 	}
-	// 'e' gives the shortest digits as d.ddde±XX, which scientific rewrites.
+	// 'e' gives the shortest digits as d.ddde±XX, which asJSON rewrites.
 	s := strconv.FormatFloat(math.Abs(f), 'e', -1, 64)
 	mantissa, exponent, _ := strings.Cut(s, "e")
 	exp, _ := strconv.Atoi(exponent) // FormatFloat wrote it: "+05", "-300"
-	return scientific(f < 0, strings.Replace(mantissa, ".", "", 1), exp), false
+	return asJSON(f < 0, strings.Replace(mantissa, ".", "", 1), exp), false
 }
 
 // expansion returns the decimal expansion of r as its sign, significant
@@ -102,10 +102,10 @@ func log5(x *big.Int) (b int, ok bool) {
 	return 0, false
 }
 
-// scientific writes ±d.ddd × 10^exp as JSON writes a float64, as
+// asJSON writes ±d.ddd × 10^exp as JSON writes a float64, as
 // encoding/json and JavaScript do: with a point when 1e-6 ≤ |x| < 1e21,
 // and otherwise as d.ddde±n, the exponent without leading zeros.
-func scientific(neg bool, digits string, exp int) string {
+func asJSON(neg bool, digits string, exp int) string {
 	var b strings.Builder
 	if neg {
 		b.WriteByte('-')

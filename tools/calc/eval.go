@@ -18,7 +18,7 @@ import (
 //     0.1 + 0.2 is 0.3, and 2^64 is 18446744073709551616.
 //   - A power with a fractional exponent (2^0.5) is computed in float64,
 //     by math.Pow, and a value whose numerator or denominator would need
-//     more than MaxBits bits (1/3^3000) is rounded to float64. Either
+//     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
 //     value is approximate, and so is everything computed from it, in
 //     float64 as Go computes (IEEE 754, round to nearest even).
 //   - Exact arithmetic on values of thousands of bits costs time; once it
@@ -108,15 +108,16 @@ func (e *evaluator) get() *Value {
 
 func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 
-// apply sets x to x n.Op y, or returns an error for a division by zero or
-// a result that is not finite, leaving x as it was.
+// apply sets x to x n.Op y, or returns an error, leaving x as it was, for
+// a division by zero or a result that is not finite in float64.
 //
-// It is where a value stops being exact, by the rule in Eval's
-// documentation: the result is exact if both operands are and exactly can
-// compute it, that is unless n is a power with a fractional exponent or
-// one whose result would need more than MaxBits bits; it is rounded to
-// float64 if it needs more than MaxBits bits all the same; and otherwise
-// it is computed in float64 by approximately.
+// Here, and in number for numbers, is the rule of exactness: the result is
+// exact when both operands are and exactly can compute it, which it cannot
+// for a power with a fractional exponent or one too large for MaxBits, nor
+// once maxWork is spent; then approximately computes it in float64. An
+// exact result that needs more than MaxBits bits all the same is rounded
+// to float64. Either way the value is approximate from then on, and so is
+// everything computed from it.
 func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	if precedence(n.Op) == 0 {
 		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
@@ -131,7 +132,7 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	case !exact:
 		z.setFloat(approximately(n.Op, x.float64(), y.float64()))
 	case !z.fits():
-		z.setFloat(z.float64())
+		z.setFloat(z.float64()) // rounded, to go on approximate
 	}
 	if !z.finite() {
 		return notFinite(n, x, y, z.float64())
