@@ -264,13 +264,17 @@ func nonEmptyLines(s string) []string {
 	return lines
 }
 
-// decodeLines decodes each line as JSON, and checks that it is a JSON-RPC
+// decodeLines decodes each line as JSON, numbers as json.Number, so that
+// they compare by their digits, not as float64 (121932631112635269 and
+// 121932631112635260 are one float64); and checks that it is a JSON-RPC
 // 2.0 response whose error, if any, has a code the specifications assign:
 // never 0 (go-sdk#976).
 func decodeLines(t *testing.T, lines []string) []any {
 	values := make([]any, len(lines))
 	for i, line := range lines {
-		require.NoError(t, json.Unmarshal([]byte(line), &values[i]), "line %d is not JSON: %s", i+1, line)
+		dec := json.NewDecoder(strings.NewReader(line))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&values[i]), "line %d is not JSON: %s", i+1, line)
 		var resp struct {
 			JSONRPC string
 			Error   *jsonrpc.Error

@@ -1,6 +1,9 @@
 package tools
 
 import (
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,4 +33,87 @@ func TestCalculateDescribesOperators(t *testing.T) {
 // words splits a description into words at spaces and punctuation.
 func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == ':' })
+}
+
+// TestCalculateDescribesLimits reads every limit that calculate's
+// description and schemas state, and checks it against calc at the limit
+// and one past it: a description that does not follow a constant when it
+// changes fails here, not in a model's hands.
+func TestCalculateDescribesLimits(t *testing.T) {
+	output := calculateOutputSchema()
+	texts := map[string]string{
+		"description":               calculateDescription(),
+		"inputSchema of expression": calculateInputSchema().Properties["expression"].Description,
+		"outputSchema of result":    output.Properties["result"].Description,
+		"outputSchema of exact":     output.Properties["exact"].Description,
+		"outputSchema of parsed":    output.Properties["parsed"].Description,
+	}
+	limits := []struct {
+		name    string
+		pattern *regexp.Regexp
+		check   func(t *testing.T, n int)
+	}{
+		{"MaxLength", regexp.MustCompile(`at most (\d+) characters`), checkLength},
+		{"MaxDepth", regexp.MustCompile(`(\d+) levels of nesting`), checkDepth},
+		{"MaxBits", regexp.MustCompile(`more than (\d+) bits`), checkBits},
+		{"MaxDigits", regexp.MustCompile(`(?:within|at most) (\d+) significant digits`), checkDigits},
+	}
+	for _, limit := range limits {
+		t.Run(limit.name, func(t *testing.T) {
+			assert.Regexp(t, limit.pattern, texts["description"], "calculate's description does not state %s", limit.name)
+			for where, text := range texts {
+				for _, m := range limit.pattern.FindAllStringSubmatch(text, -1) {
+					n, err := strconv.Atoi(m[1])
+					require.NoError(t, err)
+					t.Run(where, func(t *testing.T) { limit.check(t, n) })
+				}
+			}
+		})
+	}
+}
+
+// checkLength checks that an expression of n characters is evaluated and
+// one of n+1 is too long.
+func checkLength(t *testing.T, n int) {
+	expression := "1" + strings.Repeat("+1", (n-1)/2) + strings.Repeat(" ", (n-1)%2) // n characters
+	_, _, err := calc.Evaluate(expression)
+	require.NoError(t, err, "an expression of %d characters, the limit the description states", n)
+	_, _, err = calc.Evaluate(expression + " ")
+	require.ErrorIs(t, err, calc.ErrTooLong, "an expression of %d characters, one past the limit the description states", n+1)
+}
+
+// checkDepth checks that n nested parentheses are evaluated and n+1 are too deep.
+func checkDepth(t *testing.T, n int) {
+	nest := func(n int) string { return strings.Repeat("(", n) + "1" + strings.Repeat(")", n) }
+	_, _, err := calc.Evaluate(nest(n))
+	require.NoError(t, err, "%d levels of nesting, the limit the description states", n)
+	_, _, err = calc.Evaluate(nest(n + 1))
+	require.ErrorIs(t, err, calc.ErrTooDeep, "%d levels of nesting, one past the limit the description states", n+1)
+}
+
+// checkBits checks that a denominator of n bits, 2^(n-1), is exact and one
+// of n+1 is not: multiplied back by 2^(n-1), in factors small enough to be
+// finite, the first gives 1 exactly.
+func checkBits(t *testing.T, n int) {
+	back := func(k int) string {
+		return fmt.Sprintf("(1/2)^%d", k) + strings.Repeat(" * 2^1000", k/1000) + fmt.Sprintf(" * 2^%d", k%1000)
+	}
+	v, _, err := calc.Evaluate(back(n - 1))
+	require.NoError(t, err)
+	assert.True(t, v.Exact() && v.String() == "1", "%s = %v: a denominator of %d bits, the limit the description states, is not exact", back(n-1), v, n)
+	v, _, err = calc.Evaluate(back(n))
+	require.NoError(t, err)
+	assert.False(t, v.Exact(), "%s = %v: a denominator of %d bits, one past the limit the description states, is exact", back(n), v, n+1)
+}
+
+// checkDigits checks that 1 - 10^-n, n nines after the point, is written
+// exactly and 1 - 10^-(n+1) is not.
+func checkDigits(t *testing.T, n int) {
+	v, _, err := calc.Evaluate(fmt.Sprintf("1 - 10^-%d", n))
+	require.NoError(t, err)
+	assert.True(t, v.Exact(), "1 - 10^-%d = %v: %d significant digits, the limit the description states, are not written exactly", n, v, n)
+	assert.Equal(t, "0."+strings.Repeat("9", n), v.String(), "1 - 10^-%d", n)
+	v, _, err = calc.Evaluate(fmt.Sprintf("1 - 10^-%d", n+1))
+	require.NoError(t, err)
+	assert.False(t, v.Exact(), "1 - 10^-%d = %v: %d significant digits, one past the limit the description states, are written exactly", n+1, v, n+1)
 }

@@ -15,8 +15,9 @@ import (
 )
 
 // A corpusCase is one case of testdata/*.calc: an expression and the line
-// after it, which is the value or "error: " and part of the message, with
-// {operators} replaced by operatorList.
+// after it, which is the value as Value.String writes it, with
+// "approximate: " before it when Value.Exact is false, or "error: " and
+// part of the message, with {operators} replaced by operatorList.
 type corpusCase struct {
 	name  string // file:line of the expression
 	input string // the expression, with {N*text} expanded
@@ -93,7 +94,15 @@ func TestCorpus(t *testing.T) {
 				return
 			}
 			require.NoError(t, err, "Evaluate(%.40q)", c.input)
-			assert.Equal(t, c.want, strconv.FormatFloat(v, 'g', -1, 64), "Evaluate(%.40q)", c.input)
+			assert.Equal(t, c.want, corpusValue(v), "Evaluate(%.40q)", c.input)
 		})
 	}
+}
+
+// corpusValue writes v as the corpus does: "0.3", or "approximate: 0.1".
+func corpusValue(v *Value) string {
+	if v.Exact() {
+		return v.String()
+	}
+	return "approximate: " + v.String()
 }

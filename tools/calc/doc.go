@@ -1,14 +1,33 @@
 /*
 Package calc parses and evaluates arithmetic expressions such as
-"2 * (3 + 4) ^ 2 / -7" in float64. It is the core of the calculate tool and
-knows nothing of MCP.
+"2 * (3 + 4) ^ 2 / -7", exactly where arithmetic is exact. It is the core
+of the calculate tool and knows nothing of MCP.
 
 Parse builds a tree, Eval evaluates it, and Evaluate does both:
 
-	v, _, err := calc.Evaluate("2^-1 + 3--3") // v == 6.5
+	v, _, err := calc.Evaluate("0.1 + 0.2") // v.String() == "0.3", v.Exact()
 
 Every error is an *Error: the position of the fault, and a message that
 says what was found and what would be valid.
+
+# Exact and approximate
+
+A calculator for a model must not answer 0.30000000000000004, as float64
+does for 0.1 + 0.2: the model reads every digit, and cannot tell an
+artefact of binary fractions from the value. So a number is the value it
+writes (0.1 is 1/10, not the float64 nearest to it), and the operations
+that keep values rational, signs, '+', '-', '*', '/' and '^' with an
+integer exponent, are exact: fractions of integers, in big.Rat, computed by
+the algorithms in rational.go. A power with a fractional exponent cannot
+be, since 2^0.5 is irrational: it is computed in float64, and the value is
+approximate, as is everything computed from it; so is a value whose
+numerator or denominator would need more than MaxBits bits.
+
+Value.String writes every digit of an exact value whose decimal expansion
+ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),
+and any other value as the float64 nearest to it (1/3 is
+0.3333333333333333); Value.Exact says which. Eval's documentation has the
+rules in full, and the bound on the work of exact arithmetic.
 
 # Grammar
 

@@ -1,96 +1,231 @@
-// Evaluation turns ±Inf and NaN, which IEEE arithmetic carries on with,
+// Evaluation is exact where arithmetic is exact, and in float64 where it
+// cannot be; it turns ±Inf and NaN, which IEEE arithmetic carries on with,
 // into errors: JSON cannot carry them, and a model cannot act on them.
 
 package calc
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 )
 
-// Eval evaluates a tree in float64 as Go computes (IEEE 754, round to
-// nearest even), left operand first: math.Pow for '^'.
-// The result is exact IEEE, -0 included, and 1e-400 is 0. A zero divisor,
-// 0/0 included, is an *Error wrapping ErrDivisionByZero, and a number or
-// result that is ±Inf or NaN (1e400, 1e308*10, 0^-1, (-8)^(1/3)) one
-// wrapping ErrNotFinite, at the operator or number responsible.
+// Eval evaluates a tree, left operand first, exactly where it can:
+//
+//   - A number is the exact value it writes (0.1 is 1/10), and the
+//     operations that keep values rational are exact, with math/big.Rat:
+//     signs, '+', '-', '*', '/', and '^' with an integer exponent. So
+//     0.1 + 0.2 is 0.3, and 2^64 is 18446744073709551616.
+//   - A power with a fractional exponent (2^0.5) is computed in float64,
+//     by math.Pow, and a value whose numerator or denominator would need
+//     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
+//     value is approximate, and so is everything computed from it, in
+//     float64 as Go computes (IEEE 754, round to nearest even).
+//   - Exact arithmetic on values of thousands of bits costs time; once it
+//     has done a bounded amount of the work that grows faster than its
+//     operands (maxWork, a few milliseconds), what remains is computed in
+//     float64 too. No expression a person writes comes near that; a
+//     thousand sums of 4,096-bit fractions do.
+//
+// Every value on the way must be finite in float64, exact ones too, so
+// that both kinds refuse the same things: a number or result beyond about
+// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^(1/3) are each an
+// *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included, one
+// wrapping ErrDivisionByZero, at the number or operator responsible.
+// Values too small for float64 are not refused: 1e-400 is exact, and
+// approximately 0.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
-func Eval(n Node) (float64, error) {
-	switch n := n.(type) {
-	case *NumberNode:
-		if math.IsInf(n.Value, 0) {
-			return 0, errorAt(n.pos, ErrNotFinite,
-				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
-		}
-		return n.Value, nil
-	case *UnaryNode:
-		x, err := Eval(n.X)
-		if n.Op == '-' {
-			x = -x
-		}
-		return x, err
-	case *BinaryNode:
-		x, err := Eval(n.Left)
-		if err != nil {
-			return 0, err
-		}
-		y, err := Eval(n.Right)
-		if err != nil {
-			return 0, err
-		}
-		return apply(n, x, y)
+func Eval(n Node) (*Value, error) {
+	var e evaluator
+	v := new(Value)
+	if err := e.eval(v, n); err != nil {
+		return nil, err
 	}
-	return 0, errorAt(0, nil, "cannot evaluate %T; pass a tree from Parse", n)
+	return v, nil
 }
 
 // Evaluate parses and evaluates an expression: Parse, then Eval. It returns
 // the tree whenever Parse succeeds, even if Eval fails.
-func Evaluate(expression string) (value float64, tree Node, err error) {
+func Evaluate(expression string) (value *Value, tree Node, err error) {
 	tree, err = Parse(expression)
 	if err != nil {
-		return 0, nil, err
+		return nil, nil, err
 	}
 	value, err = Eval(tree)
 	return value, tree, err
 }
 
-// apply returns x n.Op y, or an error for a division by zero or a result
-// that is not finite. Every operator in the table needs a case here.
-func apply(n *BinaryNode, x, y float64) (float64, error) {
-	var z float64
-	switch n.Op {
-	case '+':
-		z = x + y
-	case '-':
-		z = x - y
-	case '*':
-		z = x * y
-	case '/':
-		if y == 0 {
-			return 0, errorAt(n.pos, ErrDivisionByZero,
-				"division by zero in %s / %s; a divisor must not be zero", format(x), format(y))
-		}
-		z = x / y
-	case '^':
-		z = math.Pow(x, y)
-	default:
-		return 0, errorAt(n.pos, nil, "unknown operator '%c'; give it a case in apply, in eval.go", n.Op)
-	}
-	if !math.IsInf(z, 0) && !math.IsNaN(z) {
-		return z, nil
-	}
-	why := "float64 results must lie within about ±1.8e308"
-	switch {
-	case n.Op == '^' && x == 0:
-		why = "zero has no negative powers"
-	case n.Op == '^' && x < 0 && math.IsNaN(z):
-		why = "a negative number has no real power with a fractional exponent"
-	}
-	return 0, errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); %s",
-		format(x), n.Op, format(y), format(z), why)
+// An evaluator holds the values of one Eval that are not its result: right
+// operands, and each operation's result before it replaces its left
+// operand. They are reused, so that a chain of 5,000 operations allocates a
+// few values rather than 5,000.
+type evaluator struct {
+	spare  []*Value // right operands not in use
+	result Value
+	arith
 }
 
-// format prints a value in messages as the corpus and the MCP tool do.
-func format(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// eval sets v to the value of n, as big.Rat's methods set their receiver.
+func (e *evaluator) eval(v *Value, n Node) error {
+	switch n := n.(type) {
+	case *numberNode:
+		e.number(v, n.Text)
+		if !v.finite() {
+			return errorAt(n.pos, ErrNotFinite,
+				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
+		}
+		return nil
+	case *unaryNode:
+		err := e.eval(v, n.X)
+		if n.Op == '-' {
+			v.neg()
+		}
+		return err
+	case *binaryNode:
+		if err := e.eval(v, n.Left); err != nil {
+			return err
+		}
+		y := e.get()
+		defer e.put(y)
+		if err := e.eval(y, n.Right); err != nil {
+			return err
+		}
+		return e.apply(n, v, y)
+	}
+	return errorAt(0, nil, "cannot evaluate %T; pass a tree from Parse", n)
+}
+
+func (e *evaluator) get() *Value {
+	if len(e.spare) == 0 {
+		return new(Value)
+	}
+	v := e.spare[len(e.spare)-1]
+	e.spare = e.spare[:len(e.spare)-1]
+	return v
+}
+
+func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
+
+// apply sets x to x n.Op y, or returns an error, leaving x as it was, for
+// a division by zero or a result that is not finite in float64.
+//
+// Here, and in number for numbers, is the rule of exactness: the result is
+// exact when both operands are and exactly can compute it, which it cannot
+// for a power with a fractional exponent or one too large for MaxBits, nor
+// once maxWork is spent; then approximately computes it in float64. An
+// exact result that needs more than MaxBits bits all the same is rounded
+// to float64. Either way the value is approximate from then on, and so is
+// everything computed from it.
+func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
+	if precedence(n.Op) == 0 {
+		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
+	}
+	if n.Op == '/' && y.isZero() {
+		return errorAt(n.pos, ErrDivisionByZero,
+			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
+	}
+	z := &e.result
+	exact := x.exact && y.exact && !e.spent() && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
+	switch {
+	case !exact:
+		z.setFloat(approximately(n.Op, x.float64(), y.float64()))
+	case !z.fits():
+		z.setFloat(z.float64()) // rounded, to go on approximate
+	}
+	if !z.finite() {
+		return notFinite(n, x, y, z.float64())
+	}
+	*x, *z = *z, *x // x takes the result, and the result x's memory, to reuse
+	return nil
+}
+
+// exactly sets z to x op y exactly, and reports whether it could: a power
+// needs an integer exponent, and a result that MaxBits bits can hold.
+// Every operator in the table needs a case here and in approximately; a
+// division's divisor is not zero.
+func (e *evaluator) exactly(op byte, z, x, y *big.Rat) bool {
+	switch op {
+	case '+':
+		e.add(z, x, y, false)
+	case '-':
+		e.add(z, x, y, true)
+	case '*':
+		e.mul(z, x, y)
+	case '/':
+		e.quo(z, x, y)
+	case '^':
+		return e.power(z, x, y)
+	default:
+		return false
+	}
+	return true
+}
+
+// approximately returns x op y in float64, as Go computes it: math.Pow for
+// '^'. An operator without a case here gives NaN, reported as not finite.
+func approximately(op byte, x, y float64) float64 {
+	switch op {
+	case '+':
+		return x + y
+	case '-':
+		return x - y
+	case '*':
+		return x * y
+	case '/':
+		return x / y
+	case '^':
+		return math.Pow(x, y)
+	}
+	return math.NaN()
+}
+
+// power sets z to x^y for an integer y and reports true, or reports false
+// and leaves z alone when y is not an integer, when x is 0 and y negative
+// (+Inf in float64), or when the result would need more than MaxBits bits.
+// It knows that before computing anything, so 2^100000 costs nothing:
+// |a|^k has at least k·(bits(a)-1)+1 bits.
+func (e *evaluator) power(z, x, y *big.Rat) bool {
+	if !y.IsInt() || x.Sign() == 0 && y.Sign() < 0 {
+		return false
+	}
+	num, den := x.Num(), x.Denom()
+	if y.Sign() < 0 {
+		num, den = den, num // (a/b)^-k = (b/a)^k
+	}
+	k := e.u.Abs(y.Num())
+	for _, part := range []*big.Int{num, den} {
+		if bits := int64(part.BitLen()); bits > 1 && (k.BitLen() > 32 || k.Int64()*(bits-1) >= MaxBits) {
+			return false
+		}
+	}
+	e.pow(z, num, den, k)
+	return true
+}
+
+// notFinite returns the error for a result z of x n.Op y that is ±Inf or
+// NaN in float64, saying why when the reason is not the range.
+func notFinite(n *binaryNode, x, y *Value, z float64) error {
+	why := "float64 results must lie within about ±1.8e308"
+	switch {
+	case n.Op == '^' && x.isZero():
+		why = "zero has no negative powers"
+	case n.Op == '^' && x.float64() < 0 && math.IsNaN(z):
+		why = "a negative number has no real power with a fractional exponent"
+	}
+	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); %s",
+		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64), why)
+}
+
+// neg sets v to -v.
+func (v *Value) neg() {
+	if v.exact {
+		v.rat.Neg(v.rat)
+	} else {
+		v.float = -v.float
+	}
+}
+
+// format writes v in a message, shortened as numbers as written are.
+func (v *Value) format() string { return shorten(v.String()) }

@@ -1,6 +1,8 @@
 package calc
 
 import (
+	"fmt"
+	"math/big"
 	"strings"
 	"testing"
 
@@ -69,6 +71,62 @@ func TestLowerDepth(t *testing.T) {
 	}
 }
 
+// TestExactLimits checks MaxBits and MaxDigits at their values and one
+// past them. 1/2^k has a denominator of k+1 bits, and 2^j + 1/2^k a
+// numerator of j+k+1: multiplied back by powers of two small enough to
+// be finite, such a value is 1 when it was exact, and 0 when it went on
+// in float64, in which 2^-4096 is 0.
+func TestExactLimits(t *testing.T) {
+	back := func(k int) string { // "* 2^1000 * … * 2^r", 2^k in all
+		return strings.Repeat(" * 2^1000", k/1000) + fmt.Sprintf(" * 2^%d", k%1000)
+	}
+	denominator := func(k int) string { return fmt.Sprintf("(1/2)^%d", k) + back(k) }
+	numerator := func(j, k int) string { return fmt.Sprintf("(2^%d + (1/2)^%d - 2^%d)", j, k, j) + back(k) }
+	nines := func(n int) string { return fmt.Sprintf("10^%d - 1", n) }
+	tests := []struct {
+		name, input, want string
+		exact             bool
+	}{
+		{"denominator of MaxBits bits", denominator(MaxBits - 1), "1", true},
+		{"denominator past MaxBits bits", denominator(MaxBits), "0", false},
+		{"numerator of MaxBits bits", numerator(1000, MaxBits-1001), "1", true},
+		{"numerator past MaxBits bits", numerator(1000, MaxBits-1000), "0", false},
+		{"MaxDigits digits", nines(MaxDigits), strings.Repeat("9", MaxDigits), true},
+		{"past MaxDigits digits", nines(MaxDigits + 1), "1e+101", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, _, err := Evaluate(tt.input)
+			require.NoError(t, err, "Evaluate(%q)", tt.input)
+			require.Equal(t, tt.exact, v.Exact(), "Evaluate(%q).Exact(), with String %s", tt.input, v)
+			if !tt.exact {
+				assert.Equal(t, tt.want, v.String(), "Evaluate(%q)", tt.input)
+				return
+			}
+			got, _ := new(big.Rat).SetString(v.String())
+			want, _ := new(big.Rat).SetString(tt.want)
+			assert.Zero(t, want.Cmp(got), "Evaluate(%q) = %s, want %s", tt.input, v, tt.want)
+		})
+	}
+}
+
+// TestLowerWork lowers maxWork, the bound on the work of exact arithmetic,
+// to 0: after the first step that counts, a power of 317 bits, the rest is
+// approximate.
+func TestLowerWork(t *testing.T) {
+	const input = "(2/3)^200 * (3/2)^200"
+	v, _, err := Evaluate(input)
+	require.NoError(t, err)
+	assert.True(t, v.Exact(), "Evaluate(%q) = %v, want exact", input, v)
+
+	defer func(w int) { maxWork = w }(maxWork)
+	maxWork = 0
+	v, _, err = Evaluate(input)
+	require.NoError(t, err)
+	assert.False(t, v.Exact(), "Evaluate(%q) = %v with maxWork 0, want approximate", input, v)
+	assert.InDelta(t, 1, v.float64(), 1e-12, "Evaluate(%q) with maxWork 0", input)
+}
+
 // hugeInputs are far past the limits: a million characters each.
 var hugeInputs = map[string]string{
 	"open parentheses": strings.Repeat("(", 1_000_000),
@@ -93,7 +151,7 @@ func TestHugeInputs(t *testing.T) {
 			v, tree, err := Evaluate(input)
 			if lifted && name == "valid chain" {
 				require.NoError(t, err, "Evaluate(%s) with the length limit lifted", name)
-				assert.Equal(t, float64(500_001), v, "Evaluate(%s)", name)
+				assert.Equal(t, "500001", v.String(), "Evaluate(%s)", name)
 				assert.Equal(t, len(input)+4*500_000, len(tree.String()), "len(Evaluate(%s).String())", name)
 				continue
 			}

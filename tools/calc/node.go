@@ -5,14 +5,15 @@ package calc
 
 import "strings"
 
-// Node is a node of the tree Parse builds: a *NumberNode, *UnaryNode or
-// *BinaryNode. Parentheses only shape the tree; they make no nodes.
+// Node is a node of the tree Parse builds: a number, a sign applied to an
+// operand, or an operation. Parentheses only shape the tree; they make no
+// nodes.
 type Node interface {
 	// String prints the tree with one pair of parentheses per operator:
 	// "2-3-4" prints as "((2 - 3) - 4)", "-2^2" as "(-(2 ^ 2))".
 	String() string
-	// Pos reports where the node is in the expression: a byte offset, 0-based.
-	Pos() int
+	// offset reports where the node is in the expression: a byte offset, 0-based.
+	offset() int
 	// writeTo appends String's text to b, in time linear in the tree's size.
 	// Unexported, it closes the set of node types, as in text/template/parse.
 	writeTo(b *strings.Builder)
@@ -21,42 +22,42 @@ type Node interface {
 // pos is where a token or node is in the expression: a byte offset, 0-based.
 type pos int
 
-func (p pos) Pos() int { return int(p) }
+func (p pos) offset() int { return int(p) }
 
 // column returns the position in characters, 1-based: the offset plus one,
 // since the lexer stops at the first character that is not ASCII.
 func (p pos) column() int { return int(p) + 1 }
 
-// NumberNode is a number as written in the expression.
-type NumberNode struct {
+// numberNode is a number as written in the expression. Eval reads its
+// value from the text, exactly: 0.1 is 1/10.
+type numberNode struct {
 	pos
-	Text  string  // as written: "2.50", ".5", "1e3"
-	Value float64 // Text as parsed by strconv.ParseFloat; ±Inf if out of range, which Eval reports
+	Text string // as written: "2.50", ".5", "1e3"
 }
 
-// UnaryNode is a sign applied to an operand, at the sign: -X or +X.
-type UnaryNode struct {
+// unaryNode is a sign applied to an operand, at the sign: -X or +X.
+type unaryNode struct {
 	pos
 	Op byte // '+' or '-'
 	X  Node
 }
 
-// BinaryNode is an operation, Left Op Right, at the operator, where Eval
+// binaryNode is an operation, Left Op Right, at the operator, where Eval
 // reports a division by zero or a result that is not finite.
-type BinaryNode struct {
+type binaryNode struct {
 	pos
 	Op          byte // the Symbol of one of Operators, such as '*'
 	Left, Right Node
 }
 
 // String returns the number as written.
-func (n *NumberNode) String() string { return n.Text }
+func (n *numberNode) String() string { return n.Text }
 
 // String returns the sign and its operand in parentheses: "(-3)".
-func (n *UnaryNode) String() string { return toString(n) }
+func (n *unaryNode) String() string { return toString(n) }
 
 // String returns the operation fully parenthesized: "((2 - 3) - 4)".
-func (n *BinaryNode) String() string { return toString(n) }
+func (n *binaryNode) String() string { return toString(n) }
 
 func toString(n Node) string {
 	var b strings.Builder
@@ -64,15 +65,15 @@ func toString(n Node) string {
 	return b.String()
 }
 
-func (n *NumberNode) writeTo(b *strings.Builder) { b.WriteString(n.Text) }
+func (n *numberNode) writeTo(b *strings.Builder) { b.WriteString(n.Text) }
 
-func (n *UnaryNode) writeTo(b *strings.Builder) {
+func (n *unaryNode) writeTo(b *strings.Builder) {
 	b.WriteString("(" + string(n.Op))
 	n.X.writeTo(b)
 	b.WriteByte(')')
 }
 
-func (n *BinaryNode) writeTo(b *strings.Builder) {
+func (n *binaryNode) writeTo(b *strings.Builder) {
 	b.WriteByte('(')
 	n.Left.writeTo(b)
 	b.WriteString(" " + string(n.Op) + " ")

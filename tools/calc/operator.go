@@ -12,7 +12,7 @@ import (
 // and which way a chain of it groups.
 type Operator struct {
 	Symbol     byte // one ASCII character: '+'
-	Precedence int  // from 1, the loosest (+), to 3, the tightest (^)
+	level      int  // its precedence, from 1, the loosest (+), to 3, the tightest (^)
 	RightAssoc bool // whether a chain groups from the right: 2^3^2 = 2^(3^2)
 }
 
@@ -27,11 +27,11 @@ const (
 // operators is the table of binary operators, loosest first, in the order
 // messages list them.
 var operators = []Operator{
-	{Symbol: '+', Precedence: expressionLevel},
-	{Symbol: '-', Precedence: expressionLevel},
-	{Symbol: '*', Precedence: termLevel},
-	{Symbol: '/', Precedence: termLevel},
-	{Symbol: '^', Precedence: powerLevel, RightAssoc: true},
+	{Symbol: '+', level: expressionLevel},
+	{Symbol: '-', level: expressionLevel},
+	{Symbol: '*', level: termLevel},
+	{Symbol: '/', level: termLevel},
+	{Symbol: '^', level: powerLevel, RightAssoc: true},
 }
 
 // Operators returns the binary operators, loosest first.
@@ -41,7 +41,7 @@ func Operators() []Operator { return slices.Clone(operators) }
 func precedence(c byte) int {
 	for _, op := range operators {
 		if op.Symbol == c {
-			return op.Precedence
+			return op.level
 		}
 	}
 	return 0

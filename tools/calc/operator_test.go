@@ -2,6 +2,8 @@ package calc
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"regexp"
 	"slices"
@@ -24,14 +26,14 @@ var rules = map[int]string{expressionLevel: "expression", termLevel: "term", pow
 // level group the same way, and for every two operators a and b,
 // "1 a 2 b 3" groups as their rows say.
 func TestOperatorTable(t *testing.T) {
-	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.Precedence - b.Precedence }),
+	require.True(t, slices.IsSortedFunc(operators, func(a, b Operator) int { return a.level - b.level }),
 		"operator.go: keep the table loosest first, as messages list it")
 	for _, op := range operators {
-		require.Contains(t, rules, op.Precedence,
+		require.Contains(t, rules, op.level,
 			"operator '%c' has precedence %d; the grammar has levels 1 (expression), 2 (term) and 3 (power)",
-			op.Symbol, op.Precedence)
+			op.Symbol, op.level)
 		for _, other := range operators {
-			if other.Precedence == op.Precedence {
+			if other.level == op.level {
 				require.Equal(t, other.RightAssoc, op.RightAssoc,
 					"operators '%c' and '%c' share a level, which one rule parses, so they must share RightAssoc in operator.go",
 					op.Symbol, other.Symbol)
@@ -42,7 +44,7 @@ func TestOperatorTable(t *testing.T) {
 		for _, b := range operators {
 			input := fmt.Sprintf("1 %c 2 %c 3", a.Symbol, b.Symbol)
 			want := fmt.Sprintf("(1 %c (2 %c 3))", a.Symbol, b.Symbol)
-			if a.Precedence > b.Precedence || a.Precedence == b.Precedence && !a.RightAssoc {
+			if a.level > b.level || a.level == b.level && !a.RightAssoc {
 				want = fmt.Sprintf("((1 %c 2) %c 3)", a.Symbol, b.Symbol)
 			}
 			tree, err := Parse(input)
@@ -64,7 +66,7 @@ func TestOperatorsInGrammar(t *testing.T) {
 		for level, rule := range rules {
 			var want []string
 			for _, op := range operators {
-				if op.Precedence == level {
+				if op.level == level {
 					want = append(want, `"`+string(op.Symbol)+`"`)
 				}
 			}
@@ -78,28 +80,41 @@ func TestOperatorsInGrammar(t *testing.T) {
 	}
 }
 
-// TestOperatorsEvaluate checks that apply has a case for every operator in
-// the table and for no other, and that no operator turns a zero right
-// operand into a result that is not finite: like '/', such an operator
-// needs an error of its own.
+// TestOperatorsEvaluate checks that every operator in the table has a case
+// in exactly and in approximately, in eval.go, and that no operator turns a
+// zero right operand into a result that is not finite: like '/', such an
+// operator needs an error of its own. It checks too that neither function
+// has a case for a character the table lacks.
 func TestOperatorsEvaluate(t *testing.T) {
 	for _, op := range operators {
 		input := fmt.Sprintf("6 %c 3", op.Symbol)
-		_, _, err := Evaluate(input)
-		assert.NoError(t, err, "Evaluate(%q): every operator in operator.go needs a case in apply, in eval.go", input)
-
-		input = fmt.Sprintf("6 %c 0", op.Symbol)
-		_, _, err = Evaluate(input)
-		assert.NotErrorIs(t, err, ErrNotFinite,
-			"Evaluate(%q): a zero right operand needs an error of its own in apply, as '/' has (ErrDivisionByZero)", input)
-	}
-	six := &NumberNode{Text: "6", Value: 6}
-	for c := byte('!'); c <= '~'; c++ {
-		if precedence(c) == 0 {
-			_, err := Eval(&BinaryNode{Op: c, Left: six, Right: six})
-			assert.ErrorContains(t, err, "unknown operator",
-				"apply, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
+		v, _, err := Evaluate(input)
+		if assert.NoError(t, err, "Evaluate(%q): every operator in operator.go needs a case in exactly, in eval.go", input) {
+			assert.True(t, v.Exact(), "Evaluate(%q) = %v, approximate: every operator in operator.go needs a case in exactly, in eval.go", input, v)
 		}
+
+		input = fmt.Sprintf("2^0.5 %c 3", op.Symbol) // 2^0.5 is approximate, and so is what follows
+		_, _, err = Evaluate(input)
+		assert.NoError(t, err, "Evaluate(%q): every operator in operator.go needs a case in approximately, in eval.go", input)
+
+		for _, input := range []string{fmt.Sprintf("6 %c 0", op.Symbol), fmt.Sprintf("2^0.5 %c 0", op.Symbol)} {
+			_, _, err = Evaluate(input)
+			assert.NotErrorIs(t, err, ErrNotFinite,
+				"Evaluate(%q): a zero right operand needs an error of its own in apply, as '/' has (ErrDivisionByZero)", input)
+		}
+	}
+	one := big.NewRat(1, 1)
+	for c := byte('!'); c <= '~'; c++ {
+		if precedence(c) != 0 {
+			continue
+		}
+		var e evaluator
+		assert.False(t, e.exactly(c, new(big.Rat), one, one),
+			"exactly, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
+		assert.True(t, math.IsNaN(approximately(c, 1, 1)),
+			"approximately, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
+		_, err := Eval(&binaryNode{Op: c, Left: &numberNode{Text: "6"}, Right: &numberNode{Text: "6"}})
+		assert.ErrorContains(t, err, "unknown operator", "Eval of a binaryNode with Op '%c'", c)
 	}
 }
 

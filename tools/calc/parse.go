@@ -5,7 +5,6 @@ package calc
 
 import (
 	"fmt"
-	"strconv"
 	"unicode/utf8"
 )
 
@@ -94,7 +93,7 @@ func (p *parser) chain(level int, operand func() (Node, error)) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
+		x = &binaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
 	}
 	return x, nil
 }
@@ -109,7 +108,7 @@ func (p *parser) unary() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &UnaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
+	return &unaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
 }
 
 // power = operand [ "^" unary ] .
@@ -127,7 +126,7 @@ func (p *parser) power() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BinaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}, nil
+	return &binaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}, nil
 }
 
 // operand = number | "(" expression ")" .
@@ -135,9 +134,7 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		// The lexer checked the syntax; a range error gives ±Inf, which Eval reports.
-		v, _ := strconv.ParseFloat(t.text, 64)
-		return &NumberNode{pos: t.pos, Text: t.text, Value: v}, nil
+		return &numberNode{pos: t.pos, Text: t.text}, nil
 	case tokenLeftParen:
 		x, err := p.nested(t, p.expression)
 		if err != nil {

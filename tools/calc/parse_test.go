@@ -56,20 +56,20 @@ func TestPrecedence(t *testing.T) {
 	}
 }
 
-// TestPositions checks Pos: the offset of a number, of a sign, and of a
+// TestPositions checks offset: the offset of a number, of a sign, and of a
 // binary node's operator.
 func TestPositions(t *testing.T) {
 	tree, err := Parse("(1 + -2) * 3")
 	require.NoError(t, err)
-	mul, ok := tree.(*BinaryNode)
-	require.True(t, ok, "Parse(%q) = %T, want *BinaryNode", "(1 + -2) * 3", tree)
-	add, ok := mul.Left.(*BinaryNode)
-	require.True(t, ok, "left operand of '*' is %T, want *BinaryNode", mul.Left)
-	assert.Equal(t, 9, mul.Pos(), "'*'")
-	assert.Equal(t, 3, add.Pos(), "'+'")
-	assert.Equal(t, 1, add.Left.Pos(), "1")
-	assert.Equal(t, 5, add.Right.Pos(), "'-'")
-	assert.Equal(t, 11, mul.Right.Pos(), "3")
+	mul, ok := tree.(*binaryNode)
+	require.True(t, ok, "Parse(%q) = %T, want *binaryNode", "(1 + -2) * 3", tree)
+	add, ok := mul.Left.(*binaryNode)
+	require.True(t, ok, "left operand of '*' is %T, want *binaryNode", mul.Left)
+	assert.Equal(t, 9, mul.offset(), "'*'")
+	assert.Equal(t, 3, add.offset(), "'+'")
+	assert.Equal(t, 1, add.Left.offset(), "1")
+	assert.Equal(t, 5, add.Right.offset(), "'-'")
+	assert.Equal(t, 11, mul.Right.offset(), "3")
 }
 
 // TestErrorColumn checks that columns count characters, not bytes, and that
