@@ -273,12 +273,12 @@ func TestShellQuote(t *testing.T) {
 // repository: the sample of Claude Desktop's entry, and VS Code's
 // workspace configuration, which VS Code reads when it opens this folder.
 func TestSampleConfigs(t *testing.T) {
-	desktop, err := os.ReadFile("claude_desktop_config.example.json")
+	desktop, err := os.ReadFile("claude_desktop_config.json")
 	require.NoError(t, err)
 	l := parseConfig(t, "claude-desktop", string(desktop))
 	assert.Equal(t, []string{"-C", "/absolute/path/to/mcp-hello-tools", "run", "."}, l.Args)
 	for _, k := range goSettings[:4] {
-		assert.Contains(t, l.Env, k, "claude_desktop_config.example.json: env")
+		assert.Contains(t, l.Env, k, "claude_desktop_config.json: env")
 	}
 
 	vscode, err := os.ReadFile(filepath.Join(".vscode", "mcp.json"))

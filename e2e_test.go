@@ -40,7 +40,11 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	if hello.dir != "" {
+		_ = os.RemoveAll(hello.dir)
+	}
+	os.Exit(code)
 }
 
 // serverCommand returns the command that runs the server with args: this
