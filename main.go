@@ -1,7 +1,9 @@
 // Command mcp-hello-tools is a Model Context Protocol (MCP) server, over stdio
 // or Streamable HTTP, with a few small tools (package tools), written as a
-// lesson in how an MCP server is built in Go. The README explains its flags
-// and walks through the files, from server.go on.
+// lesson in how an MCP server is built in Go. It is the lesson's second,
+// hardened step: examples/hello serves the same tools with go-sdk alone, and
+// this command through internal/stdio and internal/streamable, which keep
+// the session alive where go-sdk v1.8.0 would end it (the README's tour).
 //
 // Usage:
 //

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"slices"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,23 +22,34 @@ import (
 	"golang.org/x/tools/txtar"
 )
 
-// The README is part of the lesson, so nothing in it may go stale. These
-// tests read its examples and check them against the server:
+// The README and the pages of docs/ are part of the lesson, so nothing in
+// them may go stale. These tests read their examples and check them
+// against the server:
 //
 //   - a fenced json block after <!-- example: tools/call --> holds the params
 //     of a tools/call; the next json block is the server's whole result, as
 //     the server answers with its clock stopped at fixedNow;
 //   - a fenced jsonc block after <!-- transcript: NAME --> holds JSON-RPC
 //     messages, each after a "// →" (client to server) or "// ←" (server to
-//     client) comment line, and each must be a line of testdata/NAME.txtar.
+//     client) comment line, and each must be a line of testdata/NAME.txtar,
+//     or a part of one (as within has it);
+//   - a fenced go block after <!-- code: PATH --> is in PATH, verbatim;
+//   - every relative link leads to a file of the repository.
 //
-// Every command in the README's sh blocks is run by .ci/readme.
+// Every command in their sh blocks is run by .ci/readme.
 
+// readme returns the README and the pages of docs/, one after the other.
 func readme(t *testing.T) string {
 	t.Helper()
-	data, err := os.ReadFile("README.md")
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	require.NoError(t, err)
-	return string(data)
+	var all strings.Builder
+	for _, page := range append([]string{"README.md"}, pages...) {
+		data, err := os.ReadFile(page)
+		require.NoError(t, err)
+		all.Write(data)
+	}
+	return all.String()
 }
 
 // toolExample is a tools/call example of the README: the params sent and the
@@ -67,11 +79,13 @@ func TestReadmeToolExamples(t *testing.T) {
 		got := mustJSON(t, res)
 		var indented bytes.Buffer
 		require.NoError(t, json.Indent(&indented, []byte(got), "", "  "))
-		assert.JSONEq(t, ex.result, got, "README example: the server's result for\n%s\nis\n%s", ex.params, indented.String())
+		if !assert.JSONEq(t, ex.result, got) {
+			t.Logf("README example: the server's result for\n%s\nis\n%s", ex.params, indented.String())
+		}
 	}
 	for _, tool := range tools.Names() {
 		assert.True(t, called[tool], "README has no example call of %s", tool)
-		assert.Contains(t, readme(t), "| `"+tool+"` |", "the README's table of tools, at the top, has no row for %s", tool)
+		assert.True(t, strings.Contains(readme(t), "| `"+tool+"` |"), "the README's table of tools, at the top, has no row for %s", tool)
 	}
 }
 
@@ -89,8 +103,8 @@ func TestReadmeWireExamples(t *testing.T) {
 			"←": decodeJSONLines(t, txtarFile(archive, "receive")),
 		}
 		for _, msg := range readmeMessages(t, text) {
-			assert.Contains(t, lines[msg.arrow], msg.value,
-				"README quotes a %s line that is not in testdata/%s.txtar:\n%s", msg.arrow, name, msg.text)
+			found := slices.ContainsFunc(lines[msg.arrow], func(line any) bool { return within(msg.value, line) })
+			assert.True(t, found, "README quotes a %s line that is not in testdata/%s.txtar:\n%s", msg.arrow, name, msg.text)
 		}
 	}
 }
@@ -109,6 +123,7 @@ func readmeMessages(t *testing.T, block string) []readmeMessage {
 	arrow, run := "", ""
 	flush := func() {
 		dec := json.NewDecoder(strings.NewReader(run))
+		dec.UseNumber()
 		for {
 			var v any
 			start := dec.InputOffset()
@@ -142,7 +157,9 @@ func decodeJSONLines(t *testing.T, f *txtar.File) []any {
 	var values []any
 	for _, line := range nonEmptyLines(string(f.Data)) {
 		var v any
-		require.NoError(t, json.NewDecoder(bytes.NewReader([]byte(line))).Decode(&v), "not JSON: %s", line)
+		dec := json.NewDecoder(bytes.NewReader([]byte(line)))
+		dec.UseNumber()
+		require.NoError(t, dec.Decode(&v), "not JSON: %s", line)
 		values = append(values, v)
 	}
 	return values
@@ -162,44 +179,87 @@ func TestReadmeCode(t *testing.T) {
 	}
 }
 
-// exerciseHeading matches an exercise's heading in the README: "### 1. …".
-var exerciseHeading = regexp.MustCompile(`(?m)^### (\d+)\. `)
-
-// TestExerciseHints checks that each exercise's hints name, in backticks,
-// every file its reference solution, exercises/N-NAME.patch, touches: a
-// learner who follows the hints is never left to find a file alone.
-// (.ci/exercises checks that go test passes with each patch applied.)
+// TestExerciseHints checks that each exercise's hints, exercises/N-NAME.md,
+// name in backticks every file its reference solution, N-NAME.patch,
+// touches: a learner who follows the hints is never left to find a file
+// alone. (.ci/exercises checks that go test passes with each applied.)
 func TestExerciseHints(t *testing.T) {
-	text := readme(t)
-	start := strings.Index(text, "\n## Exercises\n")
-	require.GreaterOrEqual(t, start, 0, "README has no Exercises section")
-	text = text[start:]
-	if end := strings.Index(text[1:], "\n## "); end >= 0 {
-		text = text[:end+1]
-	}
-	sections := map[string]string{}
-	heads := exerciseHeading.FindAllStringSubmatchIndex(text, -1)
-	for i, h := range heads {
-		end := len(text)
-		if i+1 < len(heads) {
-			end = heads[i+1][0]
-		}
-		sections[text[h[2]:h[3]]] = text[h[0]:end]
-	}
 	patches, err := filepath.Glob(filepath.Join("exercises", "*.patch"))
 	require.NoError(t, err)
 	require.NotEmpty(t, patches)
 	touched := regexp.MustCompile(`(?m)^diff --git a/(\S+) b/`)
 	for _, patch := range patches {
-		number, _, _ := strings.Cut(filepath.Base(patch), "-")
-		hints, ok := sections[number]
-		require.True(t, ok, "%s has no exercise %s. in the README", patch, number)
+		hints, err := os.ReadFile(strings.TrimSuffix(patch, ".patch") + ".md")
+		require.NoError(t, err, "%s has no hints beside it", patch)
+		assert.Contains(t, readme(t), "("+strings.TrimSuffix(patch, ".patch")+".md)", "the README links no hints of %s", patch)
 		data, err := os.ReadFile(patch)
 		require.NoError(t, err)
 		files := touched.FindAllStringSubmatch(string(data), -1)
 		require.NotEmpty(t, files, "%s touches no file", patch)
 		for _, f := range files {
-			assert.True(t, namedIn(hints, f[1]), "the hints of exercise %s do not name %s, which %s touches", number, f[1], patch)
+			assert.True(t, namedIn(string(hints), f[1]), "the hints of %s do not name %s, which it touches", patch, f[1])
+		}
+	}
+}
+
+// TestReadmeClients checks the README and docs/clients.md against
+// interop/clients.json, the list interop/run checks the server with: the
+// README names each client and version, and docs/clients.md has the table
+// node interop/table.mjs prints.
+func TestReadmeClients(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("interop", "clients.json"))
+	require.NoError(t, err)
+	var list struct {
+		Clients []struct {
+			Name, Checked, Notes string
+			Packages             []struct{ Package, Version string }
+			Transports, Modes    []string
+		}
+	}
+	require.NoError(t, json.Unmarshal(data, &list))
+	readmeText, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	short := strings.Join(strings.Fields(string(readmeText)), " ")
+	table := "| client | package | version | transports | modes | checked | notes |\n|---|---|---|---|---|---|---|\n"
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
+	for _, c := range list.Clients {
+		var packages, versions, modes []string
+		for _, p := range c.Packages {
+			packages, versions = append(packages, "`"+p.Package+"`"), append(versions, p.Version)
+		}
+		for _, m := range c.Modes {
+			modes = append(modes, "`"+m+"`")
+		}
+		transports := strings.ReplaceAll(strings.Join(c.Transports, ", "), "http", "Streamable HTTP")
+		table += "| " + strings.Join([]string{cell(c.Name), strings.Join(packages, ", "), strings.Join(versions, ", "), transports,
+			strings.Join(modes, ", "), cell(c.Checked), cell(c.Notes)}, " | ") + " |\n"
+		if c.Checked != "" && !strings.Contains(c.Name, "offline") && !strings.HasPrefix(c.Name, "Tool schemas") {
+			assert.True(t, strings.Contains(short, c.Name+" "+versions[0]) || strings.Contains(short, c.Name+" v") ||
+				strings.Contains(short, versions[0]), "README does not name %s %s", c.Name, versions[0])
+		}
+	}
+	page, err := os.ReadFile(filepath.Join("docs", "clients.md"))
+	require.NoError(t, err)
+	assert.True(t, strings.Contains(string(page), table), "docs/clients.md has not the table of interop/clients.json; print it with node interop/table.mjs:\n%s", table)
+}
+
+// TestLinks checks that every relative link of the README, docs/ and the
+// exercises' hints leads to a file of the repository.
+func TestLinks(t *testing.T) {
+	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	require.NoError(t, err)
+	hints, err := filepath.Glob(filepath.Join("exercises", "*.md"))
+	require.NoError(t, err)
+	link := regexp.MustCompile(`\]\(([^)#]+)(#[^)]*)?\)`)
+	for _, page := range append(append([]string{"README.md"}, pages...), hints...) {
+		data, err := os.ReadFile(page)
+		require.NoError(t, err)
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			if strings.Contains(m[1], "://") {
+				continue
+			}
+			_, err := os.Stat(filepath.Join(filepath.Dir(page), m[1]))
+			assert.NoError(t, err, "%s links %s", page, m[1])
 		}
 	}
 }

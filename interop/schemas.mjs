@@ -12,7 +12,7 @@
 //   - the OpenAI Agents SDK (an Agent with the MCP server, run): OpenAI
 //     with convertSchemasToStrict off (the default) and on.
 //
-// and what HOST-NOTES.md tells a host author to do where strict mode
+// and what docs/clients.md tells a host author to do where strict mode
 // refuses a tool because an argument is optional: strict only for the
 // tools whose schema qualifies (AI SDK, LangChain), or each optional
 // argument made required and nullable, its null dropped again before the
@@ -34,7 +34,7 @@
 // Each check is one framework, setup, provider and tool: its name says
 // what the framework changed from the tool's inputSchema and the rules the
 // schema breaks, if any, and it fails when those are not the ones recorded
-// in breaks below (HOST-NOTES.md explains them to host authors: keep the
+// in breaks below (docs/clients.md explains them to host authors: keep the
 // two in step). It prints one line per check, "PASS what" or "FAIL what:
 // why", and exits with status 1 if any check failed.
 //
@@ -226,7 +226,7 @@ async function judge(framework, setup, provider, sent, wantStrict = () => setup 
       expect(Boolean(tool.strict) === wantStrict(name), `strict is ${tool.strict}, want ${wantStrict(name)}`);
       const want = breaks[`${framework} ${setup} ${name}`] ?? [];
       const got = broken.map(([id]) => id);
-      expect(got.join() === want.join(), `breaks [${got}], recorded [${want}]: update breaks and HOST-NOTES.md`);
+      expect(got.join() === want.join(), `breaks [${got}], recorded [${want}]: update breaks and docs/clients.md`);
     });
   }
 }
@@ -235,7 +235,7 @@ const prompt = "What time is it in Paris?";
 const inputSchemas = {};
 
 // The Vercel AI SDK: strict is a property of each tool, off unless set.
-// What HOST-NOTES.md suggests is checked too: strict only where the schema
+// What docs/clients.md suggests is checked too: strict only where the schema
 // qualifies, or each optional argument made nullable, and its null dropped
 // again before the call.
 {
@@ -244,7 +244,7 @@ const inputSchemas = {};
   const tools = await client.tools();
   const each = (fn) => Object.fromEntries(Object.entries(tools).map(([name, t]) => [name, fn(t, name)]));
   const strict = each((t) => ({ ...t, strict: true }));
-  // As HOST-NOTES.md has it: the AI SDK closes every schema itself.
+  // As docs/clients.md has it: the AI SDK closes every schema itself.
   const whereItQualifies = each((t) => {
     const { properties = {}, required = [] } = t.inputSchema.jsonSchema;
     return { ...t, strict: Object.keys(properties).every((p) => required.includes(p)) };
@@ -280,7 +280,7 @@ const inputSchemas = {};
 {
   const client = new MultiServerMCPClient({ mcpServers: { hello: { transport: "stdio", command: binary, args: [], stderr: "ignore" } } });
   const tools = await client.getTools();
-  // As HOST-NOTES.md has it.
+  // As docs/clients.md has it.
   const qualifiesAsIs = ({ properties = {}, required = [], additionalProperties }) =>
     additionalProperties === false && Object.keys(properties).every((p) => required.includes(p));
   const whereItQualifies = tools.map((t) => convertToOpenAITool(t, { strict: qualifiesAsIs(t.schema) }));
