@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"slices"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
