@@ -205,7 +205,8 @@ func TestWireSIGTERMWhileIdle(t *testing.T) {
 	s.send(t, wireInit)
 	require.NotNil(t, s.receive(t).Result)
 	s.send(t, wireInitialized)
-	time.Sleep(100 * time.Millisecond)
+	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	require.NotNil(t, s.receive(t).Result) // all is read and answered: the server waits for input
 	require.NoError(t, s.cmd.Process.Signal(syscall.SIGTERM))
 	assert.Equal(t, 0, s.wait(t, 5*time.Second))
 }
@@ -226,7 +227,11 @@ func TestWireSignalWhileStdoutFull(t *testing.T) {
 			for id := range 3 {
 				s.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`, 10+id, message))
 			}
-			time.Sleep(200 * time.Millisecond) // let the replies block
+			require.NotNil(t, s.receive(t).Result) // initialize's
+			// An echo's reply has begun; more than the pipe holds is left
+			// of it, and the server's write of it blocks.
+			_, err := s.stdout.Peek(1)
+			require.NoError(t, err)
 			require.NoError(t, s.cmd.Process.Signal(sig))
 			assert.Equal(t, 0, s.wait(t, 5*time.Second))
 		})

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,83 +13,100 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestLogWriterWrites: lines reach the destination, in order.
+// failAfter bounds every wait below; it ends one only when a test fails.
+const failAfter = 10 * time.Second
+
+// within fails the test unless f returns within failAfter.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(failAfter):
+		t.Fatal(what + " did not return")
+	}
+}
+
+// TestLogWriterWrites: lines reach the destination, in order; Flush
+// returns once they have (bytes.Buffer is safe to read after it).
 func TestLogWriterWrites(t *testing.T) {
-	var dst syncBuffer
+	var dst bytes.Buffer
 	l := NewLogWriter(&dst)
 	for i := range 100 {
 		_, err := fmt.Fprintf(l, "line %d\n", i)
 		require.NoError(t, err)
 	}
-	l.Flush(5 * time.Second)
+	within(t, "Flush", func() { l.Flush(time.Hour) })
 	lines := strings.Split(strings.TrimSuffix(dst.String(), "\n"), "\n")
 	require.Len(t, lines, 100)
 	assert.Equal(t, "line 99", lines[99])
 }
 
-// TestLogWriterNeverBlocks: with a destination that blocks for ever, as a
-// pipe no one reads does, writes return at once; past the backlog, lines are
-// dropped, and counted once the destination takes them.
+// TestLogWriterNeverBlocks: with a destination that blocks, as a pipe no
+// one reads does, writes return; past the backlog, lines are dropped, and
+// counted once the destination takes them.
 func TestLogWriterNeverBlocks(t *testing.T) {
-	dst := &blockedWriter{unblock: make(chan struct{})}
+	dst := &blockedWriter{blocked: make(chan struct{}), unblock: make(chan struct{})}
 	l := NewLogWriter(dst)
+	_, err := io.WriteString(l, "first\n")
+	require.NoError(t, err)
+	<-dst.blocked // the goroutine is stuck in the destination's Write
 	line := strings.Repeat("x", 1023) + "\n"
-	start := time.Now()
-	for range 5000 { // 5 MiB, five times the backlog
-		n, err := io.WriteString(l, line)
-		require.NoError(t, err)
-		require.Equal(t, len(line), n)
-	}
-	assert.Less(t, time.Since(start), 2*time.Second, "writes to a LogWriter whose destination blocks")
+	within(t, "5 MiB of writes to a blocked destination", func() {
+		for range 5000 { // five times the backlog
+			n, err := io.WriteString(l, line)
+			assert.NoError(t, err)
+			assert.Equal(t, len(line), n)
+		}
+	})
 	close(dst.unblock)
-	l.Flush(5 * time.Second)
-	// What the goroutine held when the destination blocked, then the backlog.
-	assert.LessOrEqual(t, dst.buf.Len(), 2*maxBacklog+200, "more than the backlog was kept")
-	assert.True(t, strings.Contains(dst.buf.String(), " log lines dropped: standard error was not read)\n"),
-		"the log says how many lines were dropped")
+	within(t, "Flush", func() { l.Flush(time.Hour) })
+	assert.LessOrEqual(t, dst.buf.Len(), maxBacklog+200, "more than the backlog was kept")
+	assert.Contains(t, dst.buf.String(), " log lines dropped: standard error was not read)\n", "the log says how many lines were dropped")
 }
 
 // TestLogWriterBroken: once the destination fails, as a closed pipe does,
-// writes still succeed, and Flush returns at once.
+// writes still succeed, and Flush returns without waiting for its time.
 func TestLogWriterBroken(t *testing.T) {
-	l := NewLogWriter(failingWriter{})
+	failed := make(chan struct{})
+	l := NewLogWriter(failingWriter(failed))
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
-	time.Sleep(3 * batchDelay)
+	<-failed
 	_, err = io.WriteString(l, "second\n")
 	require.NoError(t, err)
-	start := time.Now()
-	l.Flush(5 * time.Second)
-	assert.Less(t, time.Since(start), time.Second)
+	within(t, "Flush", func() { l.Flush(time.Hour) })
 }
 
+// A blockedWriter says on blocked that a Write has begun, and lets it
+// finish once unblock is closed.
 type blockedWriter struct {
-	unblock chan struct{}
-	buf     bytes.Buffer
+	blocked, unblock chan struct{}
+	buf              bytes.Buffer
 }
 
 func (w *blockedWriter) Write(p []byte) (int, error) {
+	select {
+	case <-w.blocked:
+	default:
+		close(w.blocked)
+	}
 	<-w.unblock
 	return w.buf.Write(p)
 }
 
-type failingWriter struct{}
+// A failingWriter fails every Write, and says so once.
+type failingWriter chan struct{}
 
-func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
-
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+func (w failingWriter) Write([]byte) (int, error) {
+	select {
+	case <-w:
+	default:
+		close(w)
+	}
+	return 0, errors.New("broken pipe")
 }

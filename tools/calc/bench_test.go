@@ -1,12 +1,8 @@
 package calc
 
 import (
-	"bytes"
-	"os"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/expr-lang/expr"
 )
@@ -127,27 +123,27 @@ func repeatTo(head, unit string) string {
 }
 
 // BenchmarkWorst measures each of worstExpressions, with this package and
-// with expr in the same run, in CPU time per evaluation (cpu-ns/op: the
-// garbage collector's work on the other core too) as well as ns/op:
+// with expr in the same run, in time per evaluation (ns/op; an evaluation
+// runs on one goroutine), memory and allocations:
 //
-//	go test -run '^$' -bench Worst -benchmem -count 5 ./tools/calc
+//	go test -run '^$' -bench Worst -benchmem -count 3 ./tools/calc
 //
-// On 2026-12-01 (2 shared cores, noisy; medians of -count 5), per
-// evaluation, CPU time, then memory and allocations, calc beside expr:
+// On 2026-12-01 (2 shared cores, noisy; medians of -count 3), per
+// evaluation, time, then memory and allocations, calc beside expr:
 //
 //	                    calc     expr      calc     expr      calc    expr
-//	1+1+1               1.42 ms  5.18 ms   352 KB  1414 KB   10015   25032
-//	x-1+1               2.06 ms  7.14 ms   357 KB  1414 KB   10029   25019
-//	x*3:3               5.45 ms  5.37 ms   356 KB  1414 KB   10028   25019
-//	x+half-half         4.84 ms  4.46 ms   361 KB  1413 KB   10039   25009
-//	x*2:2               4.87 ms  4.84 ms   356 KB  1414 KB   10028   25019
-//	1:3:3               1.40 ms  5.64 ms   361 KB  1414 KB   10042   25031
-//	x+x powers          4.10 ms  2.58 ms   539 KB   804 KB    6723   16393
-//	x-y powers          3.13 ms  2.64 ms   564 KB   804 KB    6613   16393
-//	x*y:y powers        3.37 ms  2.71 ms   748 KB   804 KB    7966   16393
-//	x*y+x*y powers      3.45 ms  2.88 ms   578 KB   803 KB    6750   16375
-//	5e-1233+            1.28 ms  1.31 ms   345 KB   360 KB    3419    6281
-//	600-digit numbers   0.20 ms  0.16 ms    72 KB    12 KB     285     107
+//	1+1+1               1.70 ms  5.41 ms   352 KiB 1414 KiB  10015   25032
+//	x-1+1               1.75 ms  5.09 ms   357 KiB 1414 KiB  10029   25019
+//	x*3:3               5.96 ms  4.89 ms   356 KiB 1414 KiB  10028   25019
+//	x+half-half         5.58 ms  5.14 ms   361 KiB 1413 KiB  10039   25009
+//	x*2:2               5.27 ms  5.80 ms   356 KiB 1414 KiB  10028   25019
+//	1:3:3               1.61 ms  5.68 ms   361 KiB 1414 KiB  10042   25031
+//	x+x powers          4.58 ms  2.96 ms   539 KiB  804 KiB   6723   16393
+//	x-y powers          2.92 ms  2.47 ms   564 KiB  804 KiB   6613   16393
+//	x*y:y powers        3.41 ms  2.76 ms   747 KiB  804 KiB   7966   16393
+//	x*y+x*y powers      3.14 ms  2.33 ms   578 KiB  803 KiB   6750   16375
+//	5e-1233+            1.25 ms  1.18 ms   345 KiB  360 KiB   3419    6281
+//	600-digit numbers   0.17 ms  0.16 ms    72 KiB   12 KiB    285     107
 //
 // The slowest, x*3:3, is 5,000 operations linear in a 4,096-bit value; the
 // powers stop at maxWork. Of calc's memory, the tree of a 5,000-operation
@@ -176,37 +172,12 @@ func BenchmarkWorst(b *testing.B) {
 	}
 }
 
-// measure runs evaluate b.N times, reporting allocations and CPU time.
+// measure runs evaluate b.N times, reporting allocations. An evaluation
+// runs on one goroutine, so ns/op is its CPU time, but for the garbage
+// collector's, which B/op and allocs/op measure.
 func measure(b *testing.B, evaluate func()) {
 	b.ReportAllocs()
-	cpu, cpuOK := cpuTime()
 	for b.Loop() {
 		evaluate()
 	}
-	b.StopTimer()
-	if end, ok := cpuTime(); ok && cpuOK {
-		b.ReportMetric(float64(end-cpu)/float64(b.N), "cpu-ns/op")
-	}
-}
-
-// cpuTime returns the CPU time, user and system, that the process has used
-// so far, from /proc/self/stat, as the root package's benchmarks read it;
-// ok is false on systems without /proc.
-func cpuTime() (d time.Duration, ok bool) {
-	stat, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0, false
-	}
-	// The command name, field 2, is in parentheses and may hold spaces;
-	// utime and stime are fields 14 and 15, in clock ticks of 1/100 s.
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	if len(fields) < 13 {
-		return 0, false
-	}
-	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
-	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }
