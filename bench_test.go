@@ -96,16 +96,16 @@ func cpuTime() (d time.Duration, ok bool) {
 // On 2026-12-01 (2 shared cores, noisy; medians of -count 4), per call:
 //
 //	                     ns/op     cpu-ns/op   B/op      allocs/op
-//	ToolsCall/stdio        354,000   481,000   304,800   219
-//	ToolsCall/sdk-io       445,000   601,000   403,600   228    → 0.80× time, 0.80× CPU, 0.76× memory
-//	ToolsCallServer/stdio  217,000   295,000   170,800   168
-//	ToolsCallServer/sdk-io 342,000   460,000   269,500   178    → 0.63× time, 0.64× CPU, 0.63× memory
+//	ToolsCall/stdio        431,000   568,000   274,700   289
+//	ToolsCall/sdk-io       399,000   521,000   373,500   298    → the client's cost hides the server's
+//	ToolsCallServer/stdio  175,000   229,000   140,600   237
+//	ToolsCallServer/sdk-io 236,000   313,000   239,400   247    → 0.74× time, 0.73× CPU, 0.59× memory
 //
-// Of what the server allocates per call over package stdio, 96% is five
-// 32 KiB decoder buffers inside the SDK's own handling of the request
-// (reading _meta, validating the arguments against the inputSchema,
-// decoding them, validating the output), which a server built on the SDK
-// cannot avoid.
+// Of what the server allocates per call over package stdio, 93% is the
+// 32 KiB buffers of the JSON decoders inside go-sdk's own handling of the
+// request (reading its _meta and params, validating the arguments against
+// the inputSchema, decoding them), which a server built on go-sdk cannot
+// avoid; package stdio reads the request line without one.
 func BenchmarkToolsCallServer(b *testing.B) {
 	for _, transport := range benchTransports {
 		b.Run(transport.name, func(b *testing.B) {
