@@ -170,14 +170,14 @@ func KeptOfInitialize(params json.RawMessage) json.RawMessage {
 	return kept
 }
 
-// MemoryLimit is the soft memory limit while serving, unless GOMEMLIMIT
+// memoryLimit is the soft memory limit while serving, unless GOMEMLIMIT
 // sets one: go-sdk copies a request some ten times, and past the limit the
 // garbage collector works harder rather than the process grows.
-const MemoryLimit = 128 << 20
+const memoryLimit = 128 << 20
 
-// LimitMemory sets MemoryLimit, unless GOMEMLIMIT sets another.
+// LimitMemory sets memoryLimit, unless GOMEMLIMIT sets another.
 func LimitMemory() {
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(MemoryLimit)
+		debug.SetMemoryLimit(memoryLimit)
 	}
 }

@@ -322,7 +322,7 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		c.signal()
 	}()
 	if cl == nil || cl.cancelled {
-		c.log.Info("dropped a reply to a request cancelled", "id", n)
+		c.log.Info("dropped a reply to a request cancelled", "id", n) // or in no call, which cannot be
 		return nil
 	}
 	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
