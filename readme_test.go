@@ -163,6 +163,34 @@ func readmeMessages(t *testing.T, block string) []readmeMessage {
 	return msgs
 }
 
+// within reports whether want is got, or a part of it: an object of want
+// may leave out members of got's, at any depth, as the README's tools/list
+// reply, shown in part, leaves out most of the schemas.
+func within(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		for k, v := range w {
+			if !ok || !within(v, g[k]) {
+				return false
+			}
+		}
+		return ok
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !within(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(want, got)
+}
+
 // decodeJSONLines decodes each non-empty line of f as JSON.
 func decodeJSONLines(t *testing.T, f *txtar.File) []any {
 	require.NotNil(t, f)
