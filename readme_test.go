@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,7 +33,8 @@ import (
 //   - a fenced jsonc block after <!-- transcript: NAME --> holds JSON-RPC
 //     messages, each after a "// →" (client to server) or "// ←" (server to
 //     client) comment line, and each must be a line of testdata/NAME.txtar,
-//     or a part of one (as within has it);
+//     whole, or a part of one (as within has it) when its comment line
+//     says "in part";
 //   - a fenced go block after <!-- code: PATH --> is in PATH, verbatim;
 //   - every relative link leads to a file of the repository.
 //
@@ -103,24 +105,34 @@ func TestReadmeWireExamples(t *testing.T) {
 			"←": decodeJSONLines(t, txtarFile(archive, "receive")),
 		}
 		for _, msg := range readmeMessages(t, text) {
-			found := slices.ContainsFunc(lines[msg.arrow], func(line any) bool { return within(msg.value, line) })
-			assert.True(t, found, "README quotes a %s line that is not in testdata/%s.txtar:\n%s", msg.arrow, name, msg.text)
+			found := slices.ContainsFunc(lines[msg.arrow], func(line any) bool {
+				if msg.inPart {
+					return within(msg.value, line)
+				}
+				return reflect.DeepEqual(msg.value, line)
+			})
+			how := "whole (or say \"in part\" in its comment line)"
+			if msg.inPart {
+				how = "in part"
+			}
+			assert.True(t, found, "README quotes a %s line that is not in testdata/%s.txtar, %s:\n%s", msg.arrow, name, how, msg.text)
 		}
 	}
 }
 
 // readmeMessage is a JSON-RPC message quoted in the README, and its direction.
 type readmeMessage struct {
-	arrow string // "→" sent by the client, "←" sent by the server
-	text  string
-	value any
+	arrow  string // "→" sent by the client, "←" sent by the server
+	inPart bool   // whether its comment line says "in part": it shows a part of the line
+	text   string
+	value  any
 }
 
 // readmeMessages splits a jsonc block into its messages: each "// →" or
 // "// ←" comment line starts a run of JSON values going that way.
 func readmeMessages(t *testing.T, block string) []readmeMessage {
 	var msgs []readmeMessage
-	arrow, run := "", ""
+	arrow, inPart, run := "", false, ""
 	flush := func() {
 		dec := json.NewDecoder(strings.NewReader(run))
 		dec.UseNumber()
@@ -133,7 +145,7 @@ func readmeMessages(t *testing.T, block string) []readmeMessage {
 			}
 			require.NoError(t, err, "README jsonc block: bad JSON after // %s:\n%s", arrow, run)
 			require.NotEmpty(t, arrow, "README jsonc block: a message before any // → or // ← line")
-			msgs = append(msgs, readmeMessage{arrow, strings.TrimSpace(run[start:dec.InputOffset()]), v})
+			msgs = append(msgs, readmeMessage{arrow, inPart, strings.TrimSpace(run[start:dec.InputOffset()]), v})
 		}
 		run = ""
 	}
@@ -141,7 +153,7 @@ func readmeMessages(t *testing.T, block string) []readmeMessage {
 		if comment, ok := strings.CutPrefix(strings.TrimSpace(line), "//"); ok {
 			flush()
 			if fields := strings.Fields(comment); len(fields) > 0 && (fields[0] == "→" || fields[0] == "←") {
-				arrow = fields[0]
+				arrow, inPart = fields[0], strings.Contains(comment, "in part")
 			}
 			continue
 		}
@@ -149,6 +161,34 @@ func readmeMessages(t *testing.T, block string) []readmeMessage {
 	}
 	flush()
 	return msgs
+}
+
+// within reports whether want is got, or a part of it: an object of want
+// may leave out members of got's, at any depth, as the README's tools/list
+// reply, shown in part, leaves out most of the schemas.
+func within(want, got any) bool {
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		for k, v := range w {
+			if !ok || !within(v, g[k]) {
+				return false
+			}
+		}
+		return ok
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !within(w[i], g[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return reflect.DeepEqual(want, got)
 }
 
 // decodeJSONLines decodes each non-empty line of f as JSON.

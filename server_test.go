@@ -46,7 +46,8 @@ func connectInMemory(t testing.TB, protocolVersion string) *mcp.ClientSession {
 // TestProtocolVersions connects a go-sdk client asking for each revision
 // the server speaks: the four of the initialize handshake get the version
 // asked for, and 2026-07-28 is served without a handshake (the client
-// calls server/discover instead).
+// calls server/discover instead); each advertises capabilities, from
+// server.go.
 func TestProtocolVersions(t *testing.T) {
 	assert.Equal(t, []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}, mcp.SupportedProtocolVersions())
 	for _, v := range mcp.SupportedProtocolVersions() {
@@ -55,7 +56,8 @@ func TestProtocolVersions(t *testing.T) {
 			assert.Equal(t, v, res.ProtocolVersion, "the server answers with the version asked for")
 			assert.Equal(t, name, res.ServerInfo.Name)
 			assert.Equal(t, version, res.ServerInfo.Version)
-			assert.JSONEq(t, `{"tools": {}}`, mustJSON(t, res.Capabilities), "tools is the only capability")
+			assert.JSONEq(t, mustJSON(t, capabilities), mustJSON(t, res.Capabilities),
+				"the server advertises the capabilities in server.go, and only those: list there a feature you add")
 		})
 	}
 }

@@ -34,6 +34,7 @@ import (
 //
 // Replies are compared as JSON, in the order of the lines they answer:
 // requests run concurrently, so the server may write them in another order.
+// A reply may be shown in part, some of its result's members (shownIn).
 // Run "go test -run TestTranscripts -update" to rewrite the receive files
 // from what the server says.
 var update = flag.Bool("update", false, "rewrite the receive files of testdata/*.txtar")
@@ -117,7 +118,7 @@ func testTranscript(t *testing.T, file string) {
 	if *update {
 		// A reply shown in part stays so, if the part is still right.
 		for i := range got {
-			if i < len(want) && within(decodeLines(t, want[i:i+1])[0], decodeLines(t, got[i:i+1])[0]) {
+			if i < len(want) && shownIn(decodeLines(t, want[i:i+1])[0], decodeLines(t, got[i:i+1])[0]) {
 				got[i] = want[i]
 			}
 		}
@@ -136,7 +137,7 @@ func testTranscript(t *testing.T, file string) {
 	require.NotNil(t, receive, "%s has no receive file; run with -update", file)
 	wantValues, gotValues := decodeLines(t, want), decodeLines(t, got)
 	for i := range max(len(want), len(got)) {
-		if i >= len(want) || i >= len(got) || !within(wantValues[i], gotValues[i]) {
+		if i >= len(want) || i >= len(got) || !shownIn(wantValues[i], gotValues[i]) {
 			t.Errorf("%s: reply %d differs (-want +got):\n%s\nIf the server is right, rewrite the file with\n"+
 				"\tgo test -run TestTranscripts -update .\nand read the change: git diff --word-diff testdata",
 				file, i+1, cmp.Diff(at(wantValues, i), at(gotValues, i)))
@@ -145,33 +146,34 @@ func testTranscript(t *testing.T, file string) {
 	}
 }
 
-// within reports whether want is got, or a part of it: an object of want
-// may leave out members of got's, so that a transcript shows only what it
-// is about (happy_path.txtar has the replies to initialize and tools/list
-// whole, the others as little of them as they need).
-func within(want, got any) bool {
-	switch w := want.(type) {
-	case map[string]any:
-		g, ok := got.(map[string]any)
-		for k, v := range w {
-			if !ok || !within(v, g[k]) {
-				return false
-			}
-		}
-		return ok
-	case []any:
-		g, ok := got.([]any)
-		if !ok || len(g) != len(w) {
+// shownIn reports whether want, a reply as a transcript shows it, is got,
+// or a part of it: got with some of its result's members left out, so that
+// a transcript shows only what it is about (happy_path.txtar has the
+// replies to initialize and tools/list whole, the others as little of them
+// as they need). A member shown is shown whole, so that one that changes,
+// such as the capabilities, fails every transcript that shows it.
+func shownIn(want, got any) bool {
+	w, wok := want.(map[string]any)
+	g, gok := got.(map[string]any)
+	if !wok || !gok {
+		return reflect.DeepEqual(want, got)
+	}
+	wr, wok := w["result"].(map[string]any)
+	gr, gok := g["result"].(map[string]any)
+	if !wok || !gok || len(w) != len(g) {
+		return reflect.DeepEqual(want, got)
+	}
+	for k, v := range w {
+		if k != "result" && !reflect.DeepEqual(v, g[k]) {
 			return false
 		}
-		for i := range w {
-			if !within(w[i], g[i]) {
-				return false
-			}
-		}
-		return true
 	}
-	return reflect.DeepEqual(want, got)
+	for k, v := range wr {
+		if gv, ok := gr[k]; !ok || !reflect.DeepEqual(v, gv) {
+			return false
+		}
+	}
+	return true
 }
 
 func at(values []any, i int) any {

@@ -1,5 +1,6 @@
-// Package tools defines the three MCP tools this server offers: echo,
-// get_timestamp and calculate. It knows nothing of transports.
+// Package tools defines the MCP tools this server offers, each in a file of
+// its own: Add registers them, and Names lists them. It knows nothing of
+// transports.
 //
 // Each tool is a [mcp.Tool] and a typed handler, registered with
 // [mcp.AddTool]. The SDK infers the inputSchema and outputSchema from the
@@ -15,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Add registers echo, get_timestamp and calculate on s. get_timestamp
+// Add registers the tools on s, in the order of Names. get_timestamp
 // reads the current instant from now, so that tests can fix the clock.
 func Add(s *mcp.Server, now func() time.Time) {
 	addEcho(s)

@@ -16,12 +16,12 @@ A calculator for a model must not answer 0.30000000000000004, as float64
 does for 0.1 + 0.2: the model reads every digit, and cannot tell an
 artefact of binary fractions from the value. So a number is the value it
 writes (0.1 is 1/10, not the float64 nearest to it), and the operations
-that keep values rational, signs, '+', '-', '*', '/' and '^' with an
-integer exponent, are exact: fractions of integers, in big.Rat, computed by
-the algorithms in rational.go. A power with a fractional exponent cannot
-be, since 2^0.5 is irrational: it is computed in float64, and the value is
-approximate, as is everything computed from it; so is a value whose
-numerator or denominator would need more than MaxBits bits.
+that keep values rational, which Eval's documentation lists, are exact:
+fractions of integers, in big.Rat, computed by the algorithms in
+rational.go. A power with a fractional exponent cannot be, since 2^0.5 is
+irrational: it is computed in float64, and the value is approximate, as is
+everything computed from it; so is a value whose numerator or denominator
+would need more than MaxBits bits.
 
 Value.String writes every digit of an exact value whose decimal expansion
 ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),
@@ -32,13 +32,15 @@ rules in full, and the bound on the work of exact arithmetic.
 # Grammar
 
 In EBNF, as in the Go specification. Each rule is a method in parse.go and
-binds tighter than the one before it; the binary operators of each level
-are rows of the table in operator.go.
+binds tighter than the one before it. The binary operators are the rows of
+the table in operator.go, and not listed here: expression_op, term_op and
+power_op stand for the rows of each level, expressionLevel, termLevel and
+powerLevel, so that a row added to the table leaves the grammar true.
 
-	expression = term { ("+" | "-") term } .
-	term       = unary { ("*" | "/") unary } .
+	expression = term { expression_op term } .
+	term       = unary { term_op unary } .
 	unary      = ("+" | "-") unary | power .
-	power      = operand [ "^" unary ] .
+	power      = operand [ power_op unary ] .
 	operand    = number | "(" expression ")" .
 
 	number     = mantissa [ exponent ] .

@@ -58,9 +58,10 @@ func ExampleEvaluate() {
 	// (((((…: too deep (column 201: the expression nests more than 200 levels deep (each '(', sign and '^' adds one); simplify it)
 }
 
-// A value is exact where arithmetic is: numbers, signs, + - * / and ^
-// with an integer exponent. Exact reports whether String wrote it with
-// every digit; if not, String wrote its nearest float64.
+// A value is exact where arithmetic is, as Eval's documentation lists:
+// numbers, and the operations that keep values rational. Exact reports
+// whether String wrote it with every digit; if not, String wrote its
+// nearest float64.
 func ExampleValue_Exact() {
 	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "1/3", "2^0.5", "10^-30"} {
 		v, _, err := calc.Evaluate(expression)

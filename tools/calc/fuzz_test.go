@@ -2,6 +2,7 @@ package calc
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -120,6 +121,7 @@ func textbook(n Node) *big.Rat {
 			k.Abs(k)
 			return x.SetFrac(new(big.Int).Exp(x.Num(), k, nil), new(big.Int).Exp(x.Denom(), k, nil))
 		}
+		panic(fmt.Sprintf("textbook, in fuzz_test.go, has no case for '%c'", n.Op))
 	}
 	panic("textbook: not a tree from Parse")
 }

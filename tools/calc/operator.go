@@ -1,5 +1,6 @@
 // The binary operators are rows of one table, read by the lexer, the parser,
-// the messages and the calculate tool: adding one is a row and a case in apply.
+// the messages and the calculate tool: adding one is a row, and its cases
+// in exactly and approximately, in eval.go.
 
 package calc
 
@@ -17,7 +18,8 @@ type Operator struct {
 }
 
 // The precedence levels, loosest first, each named after the grammar rule
-// in parse.go that takes its operators.
+// in parse.go that takes its operators; the grammar writes them as the
+// rule's name and _op: term_op is the operators of termLevel.
 const (
 	expressionLevel = 1
 	termLevel       = 2

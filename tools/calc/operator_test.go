@@ -57,25 +57,24 @@ func TestOperatorTable(t *testing.T) {
 
 // TestOperatorsInGrammar checks that the EBNF of each rule that takes its
 // operators from the table, in parse.go above the rule's method and in the
-// package documentation in doc.go, lists exactly the operators of its level.
+// package documentation in doc.go, names them by the rule's level, as
+// term_op, and lists none of them: the table is the one list, and a row
+// added to it leaves the grammar true.
 func TestOperatorsInGrammar(t *testing.T) {
 	quoted := regexp.MustCompile(`"[^"]*"`)
 	for _, file := range []string{"parse.go", "doc.go"} {
 		src, err := os.ReadFile(file)
 		require.NoError(t, err)
-		for level, rule := range rules {
-			var want []string
-			for _, op := range operators {
-				if op.level == level {
-					want = append(want, `"`+string(op.Symbol)+`"`)
-				}
-			}
+		for _, rule := range rules {
 			production := regexp.MustCompile(`(?m)^(?://|\t) *` + rule + ` += .*$`)
 			lines := production.FindAllString(string(src), -1)
 			require.Len(t, lines, 1, "%s: want one line of EBNF for %s, of the form %q", file, rule, rule+" = … .")
-			assert.Equal(t, want, quoted.FindAllString(lines[0], -1),
-				"%s: the EBNF of %s must list exactly the operators of its level in operator.go: (%s)",
-				file, rule, strings.Join(want, " | "))
+			assert.Contains(t, strings.Fields(lines[0]), rule+"_op",
+				"%s: the EBNF of %s must take its operators as %s_op, the rows of its level in operator.go", file, rule, rule)
+			for _, q := range quoted.FindAllString(lines[0], -1) {
+				assert.False(t, len(q) == 3 && precedence(q[1]) > 0,
+					"%s: the EBNF of %s lists %s, a row of the table in operator.go: write %s_op instead", file, rule, q, rule)
+			}
 		}
 	}
 }
@@ -119,16 +118,53 @@ func TestOperatorsEvaluate(t *testing.T) {
 }
 
 // TestOperatorsTested checks that every operator has a case in
-// testdata/*.calc that evaluates it and a row in precedenceTests.
+// testdata/*.calc that evaluates it, and one that shows its precedence by
+// its value: the operator beside one of another level, with no
+// parentheses, as in 1 + 2 * 3. (TestOperatorTable checks the tree of
+// every pair against the table; such a case checks the table itself.)
 func TestOperatorsTested(t *testing.T) {
 	cases := readCorpus(t)
 	for _, op := range operators {
 		symbol := string(op.Symbol)
-		assert.True(t, slices.ContainsFunc(cases, func(c corpusCase) bool {
+		evaluates := func(c corpusCase) bool {
 			return strings.Contains(c.input, symbol) && !strings.HasPrefix(c.want, "error: ")
-		}), "no case in testdata/*.calc evaluates %s; add one to arithmetic.calc, with its value", symbol)
-		assert.True(t, slices.ContainsFunc(precedenceTests, func(tt struct{ name, input, want string }) bool {
-			return strings.Contains(tt.input, symbol)
-		}), "no row of precedenceTests in parse_test.go has %s; add one that shows its precedence", symbol)
+		}
+		assert.True(t, slices.ContainsFunc(cases, evaluates),
+			"no case in testdata/*.calc evaluates %s; add one to arithmetic.calc, with its value", symbol)
+		assert.True(t, slices.ContainsFunc(cases, func(c corpusCase) bool {
+			return evaluates(c) && !strings.ContainsAny(c.input, "()") && besideOtherLevel(c.input, op)
+		}), "no case in testdata/*.calc shows the precedence of %s: add one to arithmetic.calc, with its value, "+
+			"that has %s and an operator of another level, and no parentheses", symbol, symbol)
 	}
+}
+
+// besideOtherLevel reports whether input parses to a tree that holds the
+// operator op and an operator of another level.
+func besideOtherLevel(input string, op Operator) bool {
+	tree, err := Parse(input)
+	if err != nil {
+		return false
+	}
+	levels := map[byte]int{}
+	var walk func(Node)
+	walk = func(n Node) {
+		switch n := n.(type) {
+		case *unaryNode:
+			walk(n.X)
+		case *binaryNode:
+			levels[n.Op] = precedence(n.Op)
+			walk(n.Left)
+			walk(n.Right)
+		}
+	}
+	walk(tree)
+	if _, ok := levels[op.Symbol]; !ok {
+		return false
+	}
+	for _, level := range levels {
+		if level != op.level {
+			return true
+		}
+	}
+	return false
 }

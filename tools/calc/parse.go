@@ -1,5 +1,7 @@
 // The parser is a recursive descent, as in text/template/parse: one method
-// per grammar rule, with the rule's EBNF production above it.
+// per grammar rule, with the rule's EBNF production above it. A rule's
+// operators, such as term_op, are the rows of the table in operator.go at
+// its level, as doc.go says.
 
 package calc
 
@@ -73,10 +75,10 @@ type parser struct {
 
 func (p *parser) next() { p.prev, p.tok = p.tok, p.lex.next() }
 
-// expression = term { ("+" | "-") term } .
+// expression = term { expression_op term } .
 func (p *parser) expression() (Node, error) { return p.chain(expressionLevel, p.term) }
 
-// term = unary { ("*" | "/") unary } .
+// term = unary { term_op unary } .
 func (p *parser) term() (Node, error) { return p.chain(termLevel, p.unary) }
 
 // chain parses operands joined by the operators of level, grouping them
@@ -111,7 +113,7 @@ func (p *parser) unary() (Node, error) {
 	return &unaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
 }
 
-// power = operand [ "^" unary ] .
+// power = operand [ power_op unary ] .
 //
 // The exponent is a unary, so it may be signed, 2^-1, and may hold a power,
 // so '^' groups from the right: 2^3^2 is 2^(3^2). A sign before the base

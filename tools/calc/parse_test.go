@@ -9,8 +9,9 @@ import (
 )
 
 // precedenceTests are TestPrecedence's rows, one precedence or
-// associativity fact each. Every operator in the table needs at least one
-// (TestOperatorsTested checks).
+// associativity fact each. (An operator's facts are checked by
+// TestOperatorTable, for every pair of rows, and by the corpus:
+// TestOperatorsTested wants a case that shows its precedence by its value.)
 var precedenceTests = []struct {
 	name, input, want string
 }{
