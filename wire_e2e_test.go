@@ -148,6 +148,7 @@ func TestWireLongEcho(t *testing.T) {
 // TestWireHugeLine sends a 50 MB line: it is refused with -32600, skipped
 // without being kept in memory, and the server answers the next request.
 func TestWireHugeLine(t *testing.T) {
+	slow(t)
 	s := startWireServer(t)
 	s.send(t, wireInit)
 	require.NotNil(t, s.receive(t).Result)
