@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -79,17 +80,22 @@ func (ms Methods) Check(req *jsonrpc.Request, header string) (modern bool, err e
 	if known {
 		p = m.params()
 	}
+	notification := strings.HasPrefix(req.Method, "notifications/")
 	switch kind := kind(req.Params); {
+	case req.IsCall() && notification: // go-sdk would act on it, and answer another request (code 0)
+		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a notification: send it without an id", Cut(req.Method, 40))
+	case !req.IsCall() && known && !notification:
+		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a request: give it an id", req.Method)
 	case modern && version == "":
 		return modern, Errorf(jsonrpc.CodeInvalidParams, `invalid params: %s params must carry the protocol version in "_meta": `+
 			`{%q: %q}, with the client's capabilities in %q`, req.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
 	case hasVersion && header != "" && header != version: // MCP 2026-07-28, Streamable HTTP
 		return modern, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
-			cut(header, 40), cut(version, 40))
+			Cut(header, 40), Cut(version, 40))
 	case modern && version != ModernVersion:
 		return modern, unsupported(version)
 	case !known:
-		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q", cut(req.Method, 40))
+		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q", Cut(req.Method, 40))
 	case !ms[req.Method]:
 		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q (this server does not advertise the %s capability)",
 			req.Method, m.capability)
@@ -127,14 +133,16 @@ func metaVersion(req *jsonrpc.Request) (string, bool) {
 		return "", false
 	}
 	var p struct {
-		Meta map[string]any `json:"_meta"`
+		Meta struct {
+			Version json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"` // mcp.MetaKeyProtocolVersion
+		} `json:"_meta"`
 	}
-	if _, err := segjson.Parse(req.Params, &p, segjson.DontMatchCaseInsensitiveStructFields); err != nil {
+	if _, err := segjson.Parse(req.Params, &p, segjson.DontMatchCaseInsensitiveStructFields); err != nil || p.Meta.Version == nil {
 		return "", false
 	}
-	v, ok := p.Meta[mcp.MetaKeyProtocolVersion]
-	version, _ := v.(string)
-	return version, ok
+	var version string
+	_ = json.Unmarshal(p.Meta.Version, &version) // "" if not a string
+	return version, true
 }
 
 // unsupported is the error for a modern request at a version not served,
@@ -142,11 +150,11 @@ func metaVersion(req *jsonrpc.Request) (string, bool) {
 func unsupported(version string) error {
 	served := mcp.SupportedProtocolVersions()
 	e := Errorf(mcp.CodeUnsupportedProtocolVersion, "unsupported protocol version %q: requests that carry their version "+
-		"in _meta are served at %s", cut(version, 40), ModernVersion)
+		"in _meta are served at %s", Cut(version, 40), ModernVersion)
 	if slices.Contains(served, version) {
 		e.Message += "; " + version + " is served after an initialize handshake"
 	}
-	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: version})
+	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: Cut(version, 40)})
 	return e
 }
 
@@ -164,7 +172,7 @@ func KeptOfInitialize(params json.RawMessage) json.RawMessage {
 		p.Capabilities.Experimental, p.Capabilities.Extensions = nil, nil
 	}
 	if p.ClientInfo != nil {
-		p.ClientInfo = &mcp.Implementation{Name: cut(p.ClientInfo.Name, 200), Version: cut(p.ClientInfo.Version, 200)}
+		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, 200), Version: Cut(p.ClientInfo.Version, 200)}
 	}
 	kept, _ := json.Marshal(&p) // what was decoded encodes
 	return kept

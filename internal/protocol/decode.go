@@ -14,9 +14,14 @@ import (
 	segjson "github.com/segmentio/encoding/json"
 )
 
-// maxNesting is how deeply a message may nest arrays and objects: MCP
-// needs a few levels, and the decoders' stacks and time grow with depth.
-const maxNesting = 64
+// maxNesting is how deeply a message may nest arrays and objects, and
+// maxValues how many values it may hold: MCP needs a few levels and a few
+// hundred values, and the decoders' stacks grow with depth, their time and
+// memory with values (8 MiB of {} is 2.8 million maps).
+const (
+	maxNesting = 64
+	maxValues  = 10_000
+)
 
 // A Refusal is the error reply to a message refused before go-sdk sees it.
 type Refusal struct {
@@ -28,16 +33,19 @@ func (r *Refusal) Error() string { return r.Err.Message }
 
 // Decode reads the message in data, a stdio line or an HTTP body, with
 // go-sdk's jsonrpc.DecodeMessage, and refuses what that lets through: a
-// message nested more than 64 levels, text after it, and ids MCP does not
-// allow, which DecodeMessage reads as others (null as none, 6.5 as 6).
+// message nested more than 64 levels or of more than 10,000 values, text
+// after it, and ids MCP does not allow, which DecodeMessage reads as others (null as none, 6.5 as 6).
 //
 // It returns a *jsonrpc.Request or *jsonrpc.Response, or a *Refusal: -32700
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
 // request. A response, even a malformed one, is a *jsonrpc.Response, which
 // the server never answers: two peers must not answer each other for ever.
 func Decode(data []byte) (jsonrpc.Message, error) {
-	if nesting(data) > maxNesting {
+	switch depth, values := shape(data); {
+	case depth > maxNesting:
 		return nil, refuse(jsonrpc.ID{}, "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
+	case values > maxValues:
+		return nil, refuse(jsonrpc.ID{}, "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
 	}
 	if req := plain(data); req != nil {
 		return req, nil
@@ -68,7 +76,7 @@ func badID(raw json.RawMessage) string {
 	case string(raw) == "null":
 		return `"id" must be a string or an integer, not null; leave it out to send a notification`
 	}
-	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, cut(string(raw), 40))
+	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, Cut(string(raw), 40))
 }
 
 // diagnose says why go-sdk's decoder refused data, or read only a part of
@@ -109,7 +117,7 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 // has says what members holds as name, for a message refused.
 func has(members map[string]json.RawMessage, name string) string {
 	if members[name] != nil {
-		return cut(string(members[name]), 40)
+		return Cut(string(members[name]), 40)
 	}
 	return fmt.Sprintf("no %q (member names are case-sensitive)", name)
 }
@@ -118,24 +126,30 @@ func refuse(id jsonrpc.ID, format string, args ...any) *Refusal {
 	return &Refusal{ID: id, Err: Errorf(jsonrpc.CodeInvalidRequest, "invalid request: "+format, args...)}
 }
 
-// nesting returns how deeply data nests arrays and objects, up to
-// maxNesting+1, without decoding it.
-func nesting(data []byte) int {
-	depth, deepest, inString := 0, 0, false
-	for i := 0; i < len(data) && deepest <= maxNesting; i++ {
+// shape returns how deeply data nests arrays and objects, and about how
+// many values it holds (one more than its commas and openings), without
+// decoding it; it stops counting past maxNesting or maxValues.
+func shape(data []byte) (deepest, values int) {
+	depth, inString := 0, false
+	values = 1
+	for i := 0; i < len(data) && deepest <= maxNesting && values <= maxValues; i++ {
 		switch c := data[i]; {
 		case inString && c == '\\':
 			i++ // the escaped byte is not a quote
 		case c == '"':
 			inString = !inString
-		case !inString && (c == '[' || c == '{'):
+		case inString:
+		case c == '[' || c == '{':
 			depth++
 			deepest = max(deepest, depth)
-		case !inString && (c == ']' || c == '}'):
+			values++
+		case c == ']' || c == '}':
 			depth--
+		case c == ',':
+			values++
 		}
 	}
-	return deepest
+	return deepest, values
 }
 
 // kind names the type of the JSON value data holds, from its first byte:
@@ -149,9 +163,9 @@ func kind(data []byte) string {
 
 var kinds = map[byte]string{'{': "an object", '[': "an array", '"': "a string", 't': "a boolean", 'f': "a boolean", 'n': "null"}
 
-// cut returns s cut to n bytes, without a broken character, and "…": a
+// Cut returns s cut to n bytes, without a broken character, and "…": a
 // reply quotes at most a little of what a client sent.
-func cut(s string, n int) string {
+func Cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

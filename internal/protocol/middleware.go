@@ -50,7 +50,7 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 // (2026-07-28, "Error Codes") has it, else as the server's own failure,
 // -32603.
 func wireError(method string, err error) *jsonrpc.Error {
-	e := Errorf(jsonrpc.CodeInternalError, "%s", cut(err.Error(), 200))
+	e := Errorf(jsonrpc.CodeInternalError, "%s", Cut(err.Error(), 200))
 	var coded *jsonrpc.Error
 	if errors.As(err, &coded) {
 		switch coded.Code {
@@ -124,15 +124,15 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 			return fmt.Sprintf("argument %q must be %s, not %s", name, want, kind(value))
 		case prop.Enum != nil && !slices.ContainsFunc(prop.Enum, func(v any) bool { b, _ := json.Marshal(v); return string(b) == string(value) }):
 			var text string
-			shown := cut(string(value), 40)
+			shown := Cut(string(value), 40)
 			if json.Unmarshal(value, &text) == nil {
-				shown = strconv.Quote(cut(text, 40))
+				shown = strconv.Quote(Cut(text, 40))
 			}
 			return fmt.Sprintf("argument %q is %s; it must be one of %q", name, shown, prop.Enum)
 		}
 	}
 	if unknown != nil {
-		return "unknown argument " + cut(strings.Join(unknown, ", "), 200) + "; use only the arguments in the tool's inputSchema"
+		return "unknown argument " + Cut(strings.Join(unknown, ", "), 200) + "; use only the arguments in the tool's inputSchema"
 	}
 	return ""
 }

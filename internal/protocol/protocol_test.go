@@ -35,6 +35,7 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","ID":4,"method":"ping"}`, method: "ping"}, // "ID" is not "id": a notification
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
 
@@ -54,9 +55,11 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, msg: "more than 64 levels deep"},
 		{line: strings.Repeat("[", 2_000_000), code: -32600, msg: "more than 64 levels deep"},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{` + strings.Repeat(`"":{},`, maxValues) + `"":1}}}`, code: -32600,
+			msg: "more than 10000 JSON values"},
 	}
 	for _, tt := range tests {
-		t.Run(cut(tt.line, 60), func(t *testing.T) {
+		t.Run(Cut(tt.line, 60), func(t *testing.T) {
 			msg, err := Decode([]byte(tt.line))
 			if tt.code == 0 {
 				require.NoError(t, err, "Decode(%.80q)", tt.line)
@@ -130,11 +133,16 @@ func TestCheck(t *testing.T) {
 		{"name a number", "tools/call", `{"name":5}`, "", false, -32602, `tools/call params: "name" must be a string, not a number`},
 		{"cursor a number", "tools/list", `{"cursor":5}`, "", false, -32602, `"cursor" must be a string, not a number`},
 		{"nested field", "initialize", `{"clientInfo":{"name":7}}`, "", false, -32602, `"clientInfo.name" must be a string, not a number`},
+		{"a notification with an id", "notifications/cancelled", `{"requestId":1}`, "", false, -32600, `"notifications/cancelled" is a notification: send it without an id`},
+		{"a request without an id", "tools/list", ``, "", false, -32600, `"tools/list" is a request: give it an id`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			id, _ := jsonrpc.MakeID(1.0)
+			if tt.name == "a request without an id" {
+				id = jsonrpc.ID{}
+			}
 			req := &jsonrpc.Request{ID: id, Method: tt.method, Params: json.RawMessage(tt.params)}
 			modern, err := ms.Check(req, tt.header)
 			assert.Equal(t, tt.modern, modern, "Check(%s %s, header %q): modern", tt.method, tt.params, tt.header)
@@ -154,6 +162,11 @@ func TestCheck(t *testing.T) {
 	var e *jsonrpc.Error
 	require.ErrorAs(t, err, &e)
 	assert.JSONEq(t, `{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"v9"}`, string(e.Data))
+	// It quotes a little of the version requested, not 8 MiB.
+	_, err = ms.Check(&jsonrpc.Request{ID: id, Method: "tools/list", Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"` +
+		strings.Repeat("v", 100_000) + `"}}`)}, "")
+	require.ErrorAs(t, err, &e)
+	assert.Less(t, len(e.Data)+len(e.Message), 500)
 }
 
 // TestKeptOfInitialize: a session keeps the version, the capabilities of
