@@ -5,10 +5,12 @@
 //   - Both eras on one endpoint (the specification's "Compatibility
 //     Matrix"): go-sdk serves 2026-07-28 only when stateless, and
 //     initialize sessions only when stateful.
-//   - JSON-RPC errors only, on every path: go-sdk answers a malformed body,
-//     an unknown session and more in text/plain (HTTP error bodies are
-//     unsettled, modelcontextprotocol#1398), a second initialize with code
-//     0 (go-sdk#976), and a bad params with its decoder's words.
+//   - JSON-RPC errors only, on every path, quoting a little of the
+//     request: go-sdk answers a malformed body, an unknown session and more
+//     in text/plain (HTTP error bodies are unsettled,
+//     modelcontextprotocol#1398), a second initialize with code 0
+//     (go-sdk#976), a bad params with its decoder's words, and a header
+//     that differs from the body quoting both whole.
 //   - Cross-origin GETs refused: http.CrossOriginProtection lets GET
 //     through, and here a GET opens a session's event stream.
 //   - Bounds on the bytes in flight, the time a body may take, and the
@@ -18,6 +20,7 @@ package streamable
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -41,8 +44,7 @@ const (
 	Path            = "/mcp"           // other paths are 404
 	MaxBodySize     = 8 << 20          // bytes in a body, as in a stdio line
 	MaxInFlightSize = 16 << 20         // bytes in the bodies being served; each counts for 256 KiB at least
-	BodyTimeout     = 5 * time.Second  // for a request's headers, then its wait for room and body, or an idle connection
-	WriteTimeout    = 30 * time.Second // for a POST's call and reply, once its body is in
+	BodyTimeout     = 5 * time.Second  // for a request's headers, its wait for room and body, and its reply; or an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
 )
@@ -54,7 +56,7 @@ type Handler struct {
 	server                    *mcp.Server
 	legacy, modern            *mcp.StreamableHTTPHandler
 	inFlight                  *semaphore.Weighted
-	bodyTimeout, writeTimeout time.Duration // BodyTimeout, WriteTimeout; lowered in tests
+	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxSessions               int
 
 	mu       sync.Mutex
@@ -71,7 +73,7 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 	}
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
-		bodyTimeout: BodyTimeout, writeTimeout: WriteTimeout, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
+		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
 }
 
 // ServeHTTP implements http.Handler.
@@ -154,11 +156,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	// Else net/http's background read would hit the deadline in a long call,
-	// and cancel it. A reply not read in time ends its connection, and
-	// frees its room.
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Time{})
-	_ = rc.SetWriteDeadline(time.Now().Add(h.writeTimeout))
+	// and cancel it.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	w = &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	msg, err := protocol.Decode(body)
 	var refusal *protocol.Refusal
@@ -211,50 +211,87 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	}
 }
 
-// serve has handler serve r, rewrites a plain-text error of its as
-// JSON-RPC, and reports whether there was one.
+// serve has handler serve r, rewrites an error of its as JSON-RPC, its
+// message cut, and reports whether there was one.
 func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (refused bool) {
-	pw := &plainErrors{ResponseWriter: w}
-	handler.ServeHTTP(pw, r)
-	e := invalid("%s", strings.TrimSpace(string(pw.text)))
+	held := &heldError{ResponseWriter: w}
+	handler.ServeHTTP(held, r)
+	if held.status == 0 {
+		return false
+	}
+	var reply struct {
+		Error *jsonrpc.Error `json:"error"`
+	}
+	e := invalid("%s", strings.TrimSpace(string(held.body)))
 	switch {
-	case pw.status == http.StatusNotFound:
+	case held.status == http.StatusNotFound:
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
 			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
-	case pw.status >= 500:
+	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
+		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
+	case held.status >= 500:
 		e.Code = jsonrpc.CodeInternalError
 	}
-	if pw.status != 0 {
-		writeError(w, pw.status, id, e)
-	}
-	return pw.status != 0
+	e.Message = protocol.Cut(e.Message, 300)
+	writeError(w, held.status, id, e)
+	return true
 }
 
-// A plainErrors holds back an error go-sdk writes as text/plain, for serve.
-type plainErrors struct {
+// A heldError holds back an error go-sdk writes, in plain text or JSON, for
+// serve. Its body quotes at most the request's headers and body.
+type heldError struct {
 	http.ResponseWriter
-	status int    // the status of the error held back, or 0
-	text   []byte // its first 512 bytes
+	status int // the status of the error held back, or 0
+	body   []byte
 }
 
-func (p *plainErrors) WriteHeader(status int) {
-	if status >= 400 && strings.HasPrefix(p.Header().Get("Content-Type"), "text/plain") {
+func (p *heldError) WriteHeader(status int) {
+	if status >= 400 {
 		p.status = status
 		return
 	}
 	p.ResponseWriter.WriteHeader(status)
 }
 
-func (p *plainErrors) Write(b []byte) (int, error) {
+func (p *heldError) Write(b []byte) (int, error) {
 	if p.status != 0 {
-		p.text = append(p.text, b[:min(len(b), 512-len(p.text))]...)
+		p.body = append(p.body, b...)
 		return len(b), nil
 	}
 	return p.ResponseWriter.Write(b)
 }
 
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
-func (p *plainErrors) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+func (p *heldError) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
+// A replyDeadline gives a POST's reply, once it starts, timeout to go out:
+// one its client does not read ends its connection, and frees its room in
+// the bytes in flight.
+type replyDeadline struct {
+	http.ResponseWriter
+	timeout time.Duration
+	started bool
+}
+
+func (d *replyDeadline) WriteHeader(status int) {
+	d.start()
+	d.ResponseWriter.WriteHeader(status)
+}
+
+func (d *replyDeadline) Write(b []byte) (int, error) {
+	d.start()
+	return d.ResponseWriter.Write(b)
+}
+
+func (d *replyDeadline) start() {
+	if !d.started {
+		d.started = true
+		_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(time.Now().Add(d.timeout))
+	}
+}
+
+// Unwrap lets go-sdk's http.ResponseController flush event streams.
+func (d *replyDeadline) Unwrap() http.ResponseWriter { return d.ResponseWriter }
 
 // writeError writes a JSON-RPC error response with the given status.
 func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Error) {

@@ -186,6 +186,11 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			[]string{"MCP-Protocol-Version", "v999.0.0", "Mcp-Method", "server/discover"}, 400, -32022, "11", "unsupported protocol version"},
 		{"header mismatch", "POST", s.url, `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{` + modernMeta + `}}`,
 			[]string{"MCP-Protocol-Version", "2099-01-01", "Mcp-Method", "tools/list"}, 400, -32020, "12", "header mismatch"},
+		{"Mcp-Name differs from a long name", "POST", s.url, `{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"` +
+			strings.Repeat("n", 1<<20) + `",` + modernMeta + `}}`, []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call",
+			"Mcp-Name", "echo"}, 400, -32020, "15", "header mismatch: Mcp-Name header value 'echo'"},
+		{"a notification with an id", "POST", s.url, `{"jsonrpc":"2.0","id":16,"method":"notifications/cancelled","params":{"requestId":1}}`,
+			[]string{"Mcp-Session-Id", sid}, 200, -32600, "16", "is a notification: send it without an id"},
 		{"no _meta, modern", "POST", s.url, `{"jsonrpc":"2.0","id":13,"method":"server/discover","params":{}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "server/discover"}, 400, -32602, "13", "must carry the protocol version"},
 		{"foreign Host", "POST", s.url, initialize, []string{"Host", "evil.example"}, 403, -32600, "1", "Forbidden: invalid Host header"},
@@ -207,6 +212,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			assert.Equal(t, tt.code, r.code, "%s: %s", tt.name, r.body)
 			assert.JSONEq(t, tt.id, string(r.id), "%s: %s", tt.name, r.body)
 			assert.Contains(t, r.message, tt.msg, "%s", tt.name)
+			assert.Less(t, len(r.body), 1000, "%s: the reply quotes too much", tt.name)
 		})
 	}
 }
@@ -345,7 +351,7 @@ func TestInFlightBound(t *testing.T) {
 // after the write deadline, and frees its room in the bytes in flight.
 func TestUnreadReply(t *testing.T) {
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.writeTimeout, h.bodyTimeout = semaphore.NewWeighted(256<<10), 100*time.Millisecond, failAfter
+		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(256<<10), 100*time.Millisecond, failAfter
 	})
 	sid := s.session(t)
 	conn, err := net.Dial("tcp", s.host)
