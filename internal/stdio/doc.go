@@ -25,7 +25,7 @@
 //     "Compatibility Matrix" asks of a dual-era server. Once fixed: the
 //     modern session.
 //   - Lines are read and queued without bound, whatever the client reads.
-//     Here at most 64 requests, or 16 MiB of params, wait for replies;
+//     Here at most 64 requests, or 16 MiB of them, wait for replies;
 //     then nothing is read until one is out. Notifications the server
 //     does not act on are dropped as read.
 package stdio

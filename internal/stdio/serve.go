@@ -24,8 +24,8 @@ const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
 	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to move
 	maxInFlight     = 64              // requests waiting for replies; one is always read
-	maxInFlightSize = 16 << 20        // bytes of their params
-	writeChunk      = 4 << 10         // bytes a write: a reader of 1 KiB/s moves one within GracePeriod
+	maxInFlightSize = 16 << 20        // bytes of their lines
+	writeChunk      = 1 << 10         // bytes a write: a reader of 200 B/s moves one within GracePeriod
 )
 
 // Options configure Serve. The zero Options answer no method.
@@ -175,7 +175,7 @@ func (c *conn) next() (jsonrpc.Message, error) {
 		case req == nil:
 			c.log.Warn("ignored a response: this server sends no requests", "id", msg.(*jsonrpc.Response).ID.Raw())
 		case req.IsCall():
-			req, modern = c.request(req)
+			req, modern = c.request(req, len(line))
 		case req.Method == "notifications/cancelled":
 			req, modern = c.cancel(req.Params)
 		case req.Method == "notifications/initialized" && c.initialized == 1:
@@ -199,7 +199,7 @@ func (c *conn) next() (jsonrpc.Message, error) {
 
 // request checks a request and returns it under an id of its own, with
 // its era, or answers it and returns nil.
-func (c *conn) request(req *jsonrpc.Request) (*jsonrpc.Request, bool) {
+func (c *conn) request(req *jsonrpc.Request, size int) (*jsonrpc.Request, bool) {
 	modern, err := c.opts.Methods.Check(req, "")
 	switch {
 	case err != nil || modern:
@@ -216,7 +216,7 @@ func (c *conn) request(req *jsonrpc.Request) (*jsonrpc.Request, bool) {
 		c.reply(req.ID, err)
 		return nil, false
 	}
-	id, err := c.admit(req, modern)
+	id, err := c.admit(req, size, modern)
 	if err != nil {
 		c.reply(jsonrpc.ID{}, err) // "id": null, lest it be taken for the answer to the request in flight
 		return nil, false
@@ -229,14 +229,14 @@ func (c *conn) request(req *jsonrpc.Request) (*jsonrpc.Request, bool) {
 // know it by. While the calls in flight are at a limit, it waits for a
 // reply: nothing reads the input, the pipe fills, the client's writes
 // block. A request that reuses the id of one in flight is refused.
-func (c *conn) admit(req *jsonrpc.Request, modern bool) (int64, error) {
+func (c *conn) admit(req *jsonrpc.Request, size int, modern bool) (int64, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for size := 0; len(c.calls) > 0; size = 0 {
+	for held := 0; len(c.calls) > 0; held = 0 {
 		for _, cl := range c.calls {
-			size += cl.size
+			held += cl.size
 		}
-		if len(c.calls) < c.opts.maxInFlight && size+len(req.Params) <= c.opts.maxInFlightSize {
+		if len(c.calls) < c.opts.maxInFlight && held+size <= c.opts.maxInFlightSize {
 			break
 		}
 		c.mu.Unlock()
@@ -254,7 +254,7 @@ func (c *conn) admit(req *jsonrpc.Request, modern bool) (int64, error) {
 		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %v is in use by a request in flight", req.ID.Raw())
 	}
 	c.lastID++
-	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: len(req.Params), modern: modern}
+	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: size, modern: modern}
 	return c.lastID, nil
 }
 
@@ -353,7 +353,11 @@ func (c *conn) drain() {
 		case <-c.opts.after(c.opts.GracePeriod):
 			c.mu.Lock()
 			for _, cl := range c.calls {
-				c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+				if cl.idFree && !cl.cancelled { // its reply is going out, to a client that stopped reading
+					c.log.Error("cut off a reply the client did not read: standard output ends within its line", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+				} else {
+					c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+				}
 			}
 			c.mu.Unlock()
 		}

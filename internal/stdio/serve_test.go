@@ -343,23 +343,38 @@ func TestStaleCancel(t *testing.T) {
 	}
 }
 
-// TestBackpressure: with the requests in flight at the limit, the server
-// reads no more until a reply is out.
+// TestBackpressure: with the requests in flight at the limit, in number
+// or in bytes (their lines whole: an id may be long), the server reads no
+// more until a reply is out.
 func TestBackpressure(t *testing.T) {
-	waiting := make(chan struct{}, 10)
-	c := serve(t, Options{maxInFlight: 2, waiting: func() { waiting <- struct{}{} }})
-	c.out.held.Store(true)
-	go c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
-		`{"jsonrpc":"2.0","id":3,"method":"ping"}`)
-	c.out.blockedWrite(t) // the first reply is being written, and the second is read
-	select {
-	case <-waiting: // the third is read, and waits for room
-	case <-time.After(failAfter):
-		t.Fatal("the server read a third request with two unanswered")
-	}
-	c.out.release()
-	for range 3 {
-		require.Nil(t, c.recv().Error)
+	long := strings.Repeat("i", 100)
+	for _, tt := range []struct {
+		name  string
+		opts  Options
+		lines []string
+	}{
+		{"in number", Options{maxInFlight: 2}, []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+			`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`}},
+		{"in bytes", Options{maxInFlightSize: 150}, []string{`{"jsonrpc":"2.0","id":"1` + long + `","method":"ping"}`,
+			`{"jsonrpc":"2.0","id":"2` + long + `","method":"ping"}`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			waiting := make(chan struct{}, 10)
+			tt.opts.waiting = func() { waiting <- struct{}{} }
+			c := serve(t, tt.opts)
+			c.out.held.Store(true)
+			go c.send(tt.lines...)
+			c.out.blockedWrite(t) // the first reply is being written, and the others are read
+			select {
+			case <-waiting: // the last is read, and waits for room
+			case <-time.After(failAfter):
+				t.Fatal("the server read a request past the limit")
+			}
+			c.out.release()
+			for range tt.lines {
+				require.Nil(t, c.recv().Error)
+			}
+		})
 	}
 }
 
@@ -447,6 +462,36 @@ func TestDrainSlowReader(t *testing.T) {
 	c.out.release()
 	require.NoError(t, <-c.done)
 	assert.Contains(t, string(reply), message, "the reply, whole")
+}
+
+// TestCutReply: at the end of input, a reply its client stops reading is
+// cut off once no chunk has moved for the grace period, and the log says so.
+func TestCutReply(t *testing.T) {
+	timers := make(chan chan time.Time, 1000)
+	after := func(time.Duration) <-chan time.Time {
+		timer := make(chan time.Time, 1)
+		timers <- timer
+		return timer
+	}
+	c := serve(t, Options{writeChunk: 64, after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	c.send(callLine(1, "echo", `{"message":"`+strings.Repeat("x", 4096)+`"}`))
+	require.NoError(t, c.in.Close())
+	c.out.blockedWrite(t) // and never let through
+	for {
+		select {
+		case timer := <-timers:
+			timer <- time.Time{}
+			continue
+		case err := <-c.done:
+			require.NoError(t, err)
+		}
+		break
+	}
+	c.logged("cut off a reply the client did not read")
+	c.out.release()
 }
 
 // TestOutputClosed: a write that fails ends Serve at once, with its error.
