@@ -81,6 +81,7 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		return err // Serve failed before anyone asked it to stop
 	case <-ctx.Done():
 	}
+	logger.Info("stopping: letting requests in flight finish", "within", shutdownGrace)
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {

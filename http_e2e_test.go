@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,8 +27,8 @@ import (
 // at once, open sessions without end, or leave bodies half sent.
 
 // startHTTPBinary runs the binary with -http on a free port and returns its
-// endpoint URL and process.
-func startHTTPBinary(t *testing.T) (string, *exec.Cmd) {
+// endpoint URL and process, and its log lines after it started serving.
+func startHTTPBinary(t *testing.T) (string, *exec.Cmd, <-chan string) {
 	t.Helper()
 	cmd := serverCommand(t, "-http", "127.0.0.1:0")
 	stderr, err := cmd.StderrPipe()
@@ -40,12 +42,21 @@ func startHTTPBinary(t *testing.T) (string, *exec.Cmd) {
 	serving := regexp.MustCompile(`msg=serving .*url=(\S+)`)
 	for lines.Scan() {
 		if m := serving.FindStringSubmatch(lines.Text()); m != nil {
-			go func() { _, _ = io.Copy(io.Discard, stderr) }()
-			return m[1], cmd
+			later := make(chan string, 100)
+			go func() {
+				for lines.Scan() {
+					select {
+					case later <- lines.Text():
+					default: // not watched
+					}
+				}
+				_, _ = io.Copy(io.Discard, stderr)
+			}()
+			return m[1], cmd, later
 		}
 	}
 	t.Fatalf("the server did not start serving: %v", lines.Err())
-	return "", nil
+	return "", nil, nil
 }
 
 // postBody POSTs body to url and returns the status and the response body.
@@ -72,7 +83,7 @@ func postBody(url, body string, header ...string) (int, string, http.Header, err
 // few at a time (16 MiB of bodies in flight), so memory stays bounded.
 func TestHTTPConcurrentLargeBodies(t *testing.T) {
 	slow(t)
-	url, cmd := startHTTPBinary(t)
+	url, cmd, _ := startHTTPBinary(t)
 	status, _, header, err := postBody(url, initializeBody)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
@@ -112,7 +123,7 @@ func TestHTTPConcurrentLargeBodies(t *testing.T) {
 // oldest ones, not the server's memory.
 func TestHTTPManySessions(t *testing.T) {
 	slow(t)
-	url, cmd := startHTTPBinary(t)
+	url, cmd, _ := startHTTPBinary(t)
 	var first string
 	for i := range 2000 {
 		status, _, header, err := postBody(url, initializeBody)
@@ -137,7 +148,7 @@ func TestHTTPManySessions(t *testing.T) {
 // and answers again once they time out.
 func TestHTTPHalfSentBodies(t *testing.T) {
 	slow(t)
-	url, cmd := startHTTPBinary(t)
+	url, cmd, _ := startHTTPBinary(t)
 	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path)
 	var conns []net.Conn
 	defer func() {
@@ -164,4 +175,34 @@ func TestHTTPHalfSentBodies(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, status)
 	t.Logf("a request behind %d half-sent bodies answered in %v", len(conns), time.Since(start))
+}
+
+// TestHTTPSecondSignal: on SIGTERM the server waits up to 5 s for
+// requests in flight, and for a connection that has sent nothing yet; a
+// second SIGTERM ends it at once.
+func TestHTTPSecondSignal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM")
+	}
+	url, cmd, log := startHTTPBinary(t)
+	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path))
+	require.NoError(t, err) // and send nothing
+	defer func() { _ = conn.Close() }()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	for line := range log { // the first signal is taken
+		if strings.Contains(line, `msg="stopping:`) {
+			break
+		}
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case err := <-exited:
+		var exit *exec.ExitError
+		require.ErrorAs(t, err, &exit)
+		assert.True(t, exit.Sys().(syscall.WaitStatus).Signaled(), "ended by the second signal: %v", err)
+	case <-time.After(2 * shutdownGrace):
+		t.Fatal("the server did not end at the second SIGTERM")
+	}
 }
