@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path"
@@ -12,10 +13,15 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"mcp-hello-tools/internal/stdio"
+	"mcp-hello-tools/internal/streamable"
 	"mcp-hello-tools/tools"
+	"mcp-hello-tools/tools/calc"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -316,3 +322,39 @@ func namedIn(hints, file string) bool {
 }
 
 var backticked = regexp.MustCompile("`([^`]+)`")
+
+// TestLimitsPage: docs/limits.md states each limit of this package and of
+// the exported constants as the code has it (the internal packages check
+// their own).
+func TestLimitsPage(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "limits.md"))
+	require.NoError(t, err)
+	page := string(data)
+	seconds := func(d time.Duration) string { return fmt.Sprintf("%d s", int(d.Seconds())) }
+	for _, want := range []string{
+		fmt.Sprintf("%d MiB (`MaxLine`)", stdio.MaxLine>>20),
+		"within " + seconds(stdio.GracePeriod) + " (`GracePeriod`)",
+		fmt.Sprintf("%d MiB (`MaxBodySize`)", streamable.MaxBodySize>>20),
+		fmt.Sprintf("%d MiB of bodies (`MaxInFlightSize`", streamable.MaxInFlightSize>>20),
+		seconds(streamable.BodyTimeout) + " each (`BodyTimeout`)",
+		seconds(streamable.BodyTimeout) + " after it starts (`BodyTimeout`)",
+		"closed after " + seconds(streamable.BodyTimeout),
+		fmt.Sprintf("%d at once", maxConnections),
+		fmt.Sprintf("%d of the 2025 handshake (`MaxSessions`)", streamable.MaxSessions),
+		fmt.Sprintf("idle %d minutes ends", int(streamable.SessionTimeout.Minutes())),
+		fmt.Sprintf("at most %s characters", grouped(tools.MaxEchoLength)),
+		fmt.Sprintf("%s characters, %d levels of nesting, %s bits a numerator or denominator, %d significant digits",
+			grouped(calc.MaxLength), calc.MaxDepth, grouped(calc.MaxBits), calc.MaxDigits),
+	} {
+		assert.Contains(t, page, want, "docs/limits.md")
+	}
+}
+
+// grouped writes n with commas between groups of three digits, as the docs do.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 
@@ -252,5 +254,18 @@ func TestArgumentsProblem(t *testing.T) {
 		}
 		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
 		assert.Less(t, len(got), 300, "argumentsProblem(%.80s)", tt.args)
+	}
+}
+
+// TestLimitsPage: docs/limits.md states this package's limits as they are.
+func TestLimitsPage(t *testing.T) {
+	page, err := os.ReadFile("../../docs/limits.md")
+	require.NoError(t, err)
+	for _, want := range []string{
+		fmt.Sprintf("arrays and objects %d levels deep", maxNesting),
+		fmt.Sprintf("%d,%03d JSON values in a message", maxValues/1000, maxValues%1000),
+		fmt.Sprintf("past %d MiB", memoryLimit>>20),
+	} {
+		assert.Contains(t, string(page), want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -109,4 +110,11 @@ func (w failingWriter) Write([]byte) (int, error) {
 		close(w)
 	}
 	return 0, errors.New("broken pipe")
+}
+
+// TestLimitsPage: docs/limits.md states the backlog as it is.
+func TestLimitsPage(t *testing.T) {
+	page, err := os.ReadFile("../../docs/limits.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(page), fmt.Sprintf("%d MiB waits for a host that does not read it", maxBacklog>>20))
 }

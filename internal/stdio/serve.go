@@ -25,7 +25,7 @@ const (
 	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to move
 	maxInFlight     = 64              // requests waiting for replies; one is always read
 	maxInFlightSize = 16 << 20        // bytes of their lines
-	writeChunk      = 1 << 10         // bytes a write: a reader of 200 B/s moves one within GracePeriod
+	writeChunk      = 1 << 10         // bytes a write: a reader of 204 B/s moves one within GracePeriod
 )
 
 // Options configure Serve. The zero Options answer no method.

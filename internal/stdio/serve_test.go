@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -531,4 +532,17 @@ func TestTrace(t *testing.T) {
 	c.recv()
 	assert.Equal(t, "read: \\x1b[2Jnot json\n", <-trace)
 	assert.Contains(t, <-trace, `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+}
+
+// TestLimitsPage: docs/limits.md states this package's limits as they are.
+func TestLimitsPage(t *testing.T) {
+	page, err := os.ReadFile("../../docs/limits.md")
+	require.NoError(t, err)
+	for _, want := range []string{
+		fmt.Sprintf("%d, or %d MiB of lines", maxInFlight, maxInFlightSize>>20),
+		fmt.Sprintf("replies go out in %d KiB writes", writeChunk>>10),
+		fmt.Sprintf("a client reading %d bytes a second", writeChunk/int(GracePeriod.Seconds())),
+	} {
+		assert.Contains(t, string(page), want)
+	}
 }
