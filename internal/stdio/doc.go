@@ -10,7 +10,8 @@
 //     session goes on. Once fixed: reading lines, for mcp.StdioTransport.
 //   - Replies to requests still running are lost when the input ends
 //     (go-sdk#1061, fix in PR #1067). Here every request read is answered
-//     first, unless no reply has moved for GracePeriod. Once fixed: drain.
+//     first, unless no reply has moved for GracePeriod, and a reply going
+//     out is never cut. Once fixed: drain.
 //   - A request before initialize, or a second initialize, is refused with
 //     code 0 (go-sdk#976). Here they get -32600. Once fixed: those cases.
 //   - A cancellation is looked up on a goroutine of its own, so it can

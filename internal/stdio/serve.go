@@ -45,7 +45,8 @@ type Options struct {
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
-// and each request read is answered or abandoned (GracePeriod), or, at
+// and each request read is answered or abandoned (GracePeriod), a reply
+// going out written whole, or, at
 // once, until a write fails, whose error it returns, or ctx is done. Once
 // it returns, handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
@@ -311,6 +312,7 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	defer c.outMu.Unlock()
 	c.mu.Lock()
 	cl := c.calls[n]
+	dropped := cl == nil || cl.cancelled
 	if cl != nil {
 		cl.idFree = true // the client may reuse it as soon as it reads the reply
 	}
@@ -321,8 +323,8 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		c.mu.Unlock()
 		c.signal()
 	}()
-	if cl == nil || cl.cancelled {
-		c.log.Info("dropped a reply to a request cancelled", "id", n) // or in no call, which cannot be
+	if dropped {
+		c.log.Info("dropped a reply to a request cancelled or abandoned", "id", n) // or in no call, which cannot be
 		return nil
 	}
 	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
@@ -336,34 +338,56 @@ func (c *conn) reply(id jsonrpc.ID, err error) {
 }
 
 // drain waits, once the input has ended, until every request read is
-// answered or no reply has moved for the grace period, and ends the
-// session.
+// answered, and ends the session. Once no reply has moved for the grace
+// period, the requests not answered yet are abandoned, their replies never
+// to be sent; a reply going out is waited for as long as its client takes
+// to read it, lest its line be cut (a signal still ends the server).
 func (c *conn) drain() {
+	abandoned := false
 	for {
 		c.mu.Lock()
-		left := len(c.calls)
+		left, writing := len(c.calls), false
+		for _, cl := range c.calls {
+			writing = writing || cl.idFree && !cl.cancelled
+		}
 		c.mu.Unlock()
-		if left == 0 {
+		if left == 0 || abandoned && !writing {
 			break
+		}
+		var timeout <-chan time.Time
+		if !abandoned {
+			timeout = c.opts.after(c.opts.GracePeriod)
 		}
 		select {
 		case <-c.progress:
 			continue
 		case <-c.done:
-		case <-c.opts.after(c.opts.GracePeriod):
-			c.mu.Lock()
-			for _, cl := range c.calls {
-				if cl.idFree && !cl.cancelled { // its reply is going out, to a client that stopped reading
-					c.log.Error("cut off a reply the client did not read: standard output ends within its line", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
-				} else {
-					c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
-				}
-			}
-			c.mu.Unlock()
+		case <-timeout:
+			abandoned = true
+			c.abandon()
+			continue
 		}
 		break
 	}
 	c.close(nil)
+}
+
+// abandon marks the requests whose replies are not going out as cancelled,
+// and logs them, and the wait for a reply going out if there is one.
+func (c *conn) abandon() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	writing := false
+	for _, cl := range c.calls {
+		writing = writing || cl.idFree && !cl.cancelled
+		if !cl.idFree {
+			cl.cancelled, cl.idFree = true, true
+			c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+		}
+	}
+	if writing {
+		c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
+	}
 }
 
 var errClosed = errors.New("stdio: the session is over")

@@ -465,9 +465,10 @@ func TestDrainSlowReader(t *testing.T) {
 	assert.Contains(t, string(reply), message, "the reply, whole")
 }
 
-// TestCutReply: at the end of input, a reply its client stops reading is
-// cut off once no chunk has moved for the grace period, and the log says so.
-func TestCutReply(t *testing.T) {
+// TestUnreadReplyAtEOF: at the end of input, a reply its client stops
+// reading is not cut off: once no chunk has moved for the grace period,
+// the server says it waits, and the reply goes out whole when read.
+func TestUnreadReplyAtEOF(t *testing.T) {
 	timers := make(chan chan time.Time, 1000)
 	after := func(time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
@@ -478,21 +479,24 @@ func TestCutReply(t *testing.T) {
 	c.send(initialize, initialized)
 	c.recv()
 	c.out.held.Store(true)
-	c.send(callLine(1, "echo", `{"message":"`+strings.Repeat("x", 4096)+`"}`))
+	message := strings.Repeat("x", 4096)
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
 	require.NoError(t, c.in.Close())
-	c.out.blockedWrite(t) // and never let through
-	for {
-		select {
-		case timer := <-timers:
-			timer <- time.Time{}
-			continue
-		case err := <-c.done:
-			require.NoError(t, err)
+	reply := c.out.next(t) // a chunk moves, then no more
+	go func() {
+		for timer := range timers {
+			timer <- time.Time{} // every grace period ends at once
 		}
-		break
+	}()
+	c.logged("waiting for the client to read a reply going out")
+	select {
+	case err := <-c.done:
+		t.Fatalf("Serve returned (%v) with %d bytes of the reply written", err, len(reply))
+	default:
 	}
-	c.logged("cut off a reply the client did not read")
 	c.out.release()
+	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	require.NoError(t, <-c.done)
 }
 
 // TestOutputClosed: a write that fails ends Serve at once, with its error.
