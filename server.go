@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -62,7 +63,8 @@ func logToolCalls(logger *slog.Logger) mcp.Middleware {
 			} else if r, _ := res.(*mcp.CallToolResult); r != nil && r.IsError {
 				outcome = "tool error"
 			}
-			logger.Info("tools/call", "tool", call.Params.Name, "duration", time.Since(start), "outcome", outcome)
+			name := fmt.Sprintf("%.60s", call.Params.Name) // a client may send a name of megabytes
+			logger.Info("tools/call", "tool", name, "duration", time.Since(start), "outcome", outcome)
 			return res, err
 		}
 	}

@@ -219,3 +219,28 @@ func TestInputErrors(t *testing.T) {
 	require.True(t, errors.As(err, &werr), "unknown tool: want a JSON-RPC error, got %v", err)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), werr.Code)
 }
+
+// TestToolCallLog: each tools/call is logged on one line, with the tool's
+// name, cut, and the outcome.
+func TestToolCallLog(t *testing.T) {
+	var log strings.Builder
+	server := newServer(fixedNow, slog.New(slog.NewTextHandler(&log, nil)))
+	serverTransport, clientTransport := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	serverSession, err := server.Connect(ctx, serverTransport, nil)
+	require.NoError(t, err)
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, clientTransport, nil)
+	require.NoError(t, err)
+	_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hi"}})
+	require.NoError(t, err)
+	_, err = session.CallTool(ctx, &mcp.CallToolParams{Name: strings.Repeat("n", 100_000)})
+	require.Error(t, err)
+	require.NoError(t, session.Close())
+	require.NoError(t, serverSession.Wait())
+	lines := strings.Split(strings.TrimSpace(log.String()), "\n")
+	require.Len(t, lines, 2, log.String())
+	assert.Contains(t, lines[0], "msg=tools/call tool=echo duration=")
+	assert.Contains(t, lines[0], "outcome=ok")
+	assert.Contains(t, lines[1], "tool="+strings.Repeat("n", 60)+" ")
+	assert.Less(t, len(lines[1]), 500, "the log quotes the name whole")
+}
