@@ -74,7 +74,7 @@ func calculateOutputSchema() *jsonschema.Schema {
 // so that it stays true when one changes.
 func calculateDescription() string {
 	all, left, right := operators()
-	lacking := "%, " // the operator models most often try, until calc has it
+	lacking := "%, " // models often write %: say it is not an operator (exercise 1 makes it one)
 	if strings.Contains(all, "%") {
 		lacking = ""
 	}
