@@ -2,6 +2,7 @@ package main
 
 import (
 	"mcp-hello-tools/internal/streamable"
+	"mcp-hello-tools/tools"
 
 	"bufio"
 	"fmt"
@@ -178,16 +179,28 @@ func TestHTTPHalfSentBodies(t *testing.T) {
 }
 
 // TestHTTPSecondSignal: on SIGTERM the server waits up to 5 s for
-// requests in flight, and for a connection that has sent nothing yet; a
-// second SIGTERM ends it at once.
+// requests in flight, here a reply its client does not read; a second
+// SIGTERM ends it at once.
 func TestHTTPSecondSignal(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no SIGTERM")
 	}
 	url, cmd, log := startHTTPBinary(t)
-	conn, err := net.Dial("tcp", strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path))
-	require.NoError(t, err) // and send nothing
+	status, _, header, err := postBody(url, initializeBody)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, status)
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path)
+	conn, err := net.Dial("tcp", host)
+	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
+	// A reply of 6 MB (each < sent as \u003c), more than sockets hold.
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` +
+		strings.Repeat("<", tools.MaxEchoLength) + `"}}}`
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", host, header.Get("Mcp-Session-Id"), len(call), call)
+	require.NoError(t, err)
+	_, err = bufio.NewReader(conn).ReadString('\n') // the reply has started; read no more of it
+	require.NoError(t, err)
 	require.NoError(t, cmd.Process.Signal(syscall.SIGTERM))
 	for line := range log { // the first signal is taken
 		if strings.Contains(line, `msg="stopping:`) {
