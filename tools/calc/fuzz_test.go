@@ -94,7 +94,14 @@ func mantissa(s string) string {
 func textbook(n Node) *big.Rat {
 	switch n := n.(type) {
 	case *numberNode:
-		r, _ := new(big.Rat).SetString(n.Text)
+		r, ok := new(big.Rat).SetString(n.Text)
+		if !ok { // an exponent past int64, which SetString refuses: Eval reads only 0e… exactly
+			mantissa, _, _ := strings.Cut(strings.ToLower(n.Text), "e")
+			r, _ = new(big.Rat).SetString(mantissa)
+			if r.Sign() != 0 {
+				panic(fmt.Sprintf("textbook: Eval read %s exactly", n.Text))
+			}
+		}
 		return r
 	case *unaryNode:
 		x := textbook(n.X)
