@@ -72,7 +72,7 @@ func (e *evaluator) eval(v *Value, n Node) error {
 	switch n := n.(type) {
 	case *numberNode:
 		e.number(v, n.Text)
-		if !v.finite() {
+		if !e.finite(v) {
 			return errorAt(n.pos, ErrNotFinite,
 				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
 		}
@@ -130,12 +130,12 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	exact := x.exact && y.exact && !e.spent() && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
 	switch {
 	case !exact:
-		z.setFloat(approximately(n.Op, x.float64(), y.float64()))
+		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
 	case !z.fits():
-		z.setFloat(z.float64()) // rounded, to go on approximate
+		z.setFloat(e.float64(z)) // rounded, to go on approximate
 	}
-	if !z.finite() {
-		return notFinite(n, x, y, z.float64())
+	if !e.finite(z) {
+		return notFinite(n, x, y, e.float64(z))
 	}
 	*x, *z = *z, *x // x takes the result, and the result x's memory, to reuse
 	return nil
