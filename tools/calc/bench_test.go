@@ -115,6 +115,11 @@ var worstExpressions = []struct{ name, expression string }{
 	{"x*y+x*y powers", repeatTo("(2/3)^2584*(7/5)^1000", "+(2/3)^2584*(7/5)^1000")},
 	{"5e-1233+", repeatTo("5e-1233", "+5e-1233")}, // numbers at MaxBits: 10^1233 for each
 	{"600-digit numbers", repeatTo("1."+strings.Repeat("7", 600), "*1."+strings.Repeat("3", 600)+"/1."+strings.Repeat("7", 600))},
+	{"1.1^-350+", repeatTo("1.1^-350", "+1.1^-350")},               // 10^350/11^350, whose sums' gcds are of 1,211-bit integers
+	{"1e-20 gcds", repeatTo("(1/3)^40*1e-20", "+1e-20")},           // two gcds of two-word integers, each time
+	{"x+0 at 2^1024", repeatTo("(4294967295/16822732)^128", "+0")}, // a sum at float64's limit, 4,096 bits over 3,072
+	{"x^0.5+", repeatTo("((2/3)^2584)^0.5", "+((2/3)^2584)^0.5")},  // a value at MaxBits rounded to float64, each time
+	{"(2:3)^2700+", repeatTo("2", "+(2/3)^2700")},                  // a power past MaxBits, computed, then rounded
 }
 
 // repeatTo returns head followed by as many copies of unit as MaxLength allows.

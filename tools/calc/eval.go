@@ -22,10 +22,10 @@ import (
 //     value is approximate, and so is everything computed from it, in
 //     float64 as Go computes (IEEE 754, round to nearest even).
 //   - Exact arithmetic on values of thousands of bits costs time; once it
-//     has done a bounded amount of the work that grows faster than its
-//     operands (maxWork, a few milliseconds), what remains is computed in
-//     float64 too. No expression a person writes comes near that; a
-//     thousand sums of 4,096-bit fractions do.
+//     has done a bounded amount of work in its products, divisions and
+//     gcds (maxWork, about 2 ms), what remains is computed in float64 too.
+//     No expression a person writes comes near that; a few hundred sums
+//     of 1,000-bit fractions do.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
@@ -195,12 +195,15 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 		num, den = den, num // (a/b)^-k = (b/a)^k
 	}
 	k := e.u.Abs(y.Num())
+	if num.BitLen() <= 1 && den.BitLen() <= 1 && k.BitLen() > 1 {
+		k.SetUint64(uint64(2 - k.Bit(0))) // x is 0, 1 or -1, whose powers repeat from x^1 and x^2
+	}
 	for _, part := range []*big.Int{num, den} {
 		if bits := int64(part.BitLen()); bits > 1 && (k.BitLen() > 32 || k.Int64()*(bits-1) >= MaxBits) {
 			return false
 		}
 	}
-	e.pow(z, num, den, k)
+	e.pow(z, num, den, uint(k.Uint64()))
 	return true
 }
 

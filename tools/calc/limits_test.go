@@ -2,9 +2,12 @@ package calc
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -111,8 +114,8 @@ func TestExactLimits(t *testing.T) {
 }
 
 // TestLowerWork lowers maxWork, the bound on the work of exact arithmetic,
-// to 0: after the first step that counts, a power of 317 bits, the rest is
-// approximate.
+// to 0: after the first step that counts, the gcd that 2/3 takes, the rest
+// is approximate.
 func TestLowerWork(t *testing.T) {
 	const input = "(2/3)^200 * (3/2)^200"
 	v, _, err := Evaluate(input)
@@ -125,6 +128,42 @@ func TestLowerWork(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, v.Exact(), "Evaluate(%q) = %v with maxWork 0, want approximate", input, v)
 	assert.InDelta(t, 1, v.float64(), 1e-12, "Evaluate(%q) with maxWork 0", input)
+}
+
+// TestWorstExpressions checks that each of worstExpressions evaluates in
+// under 10 ms and allocates under 1 MiB: the least of five evaluations, so
+// that other work on the machine counts as little as it can. Not under the
+// race detector, which slows everything and drops what a sync.Pool holds
+// (math/big keeps its temporaries in one).
+func TestWorstExpressions(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures time and memory: not under the race detector")
+	}
+	const maxTime, maxMemory = 10 * time.Millisecond, 1 << 20
+	for _, w := range worstExpressions {
+		t.Run(w.name, func(t *testing.T) {
+			took, memory := cost(t, w.expression)
+			assert.Less(t, took, maxTime, "Evaluate(%.20q…): time", w.expression)
+			assert.Less(t, memory, uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
+		})
+	}
+}
+
+// cost returns the least time and the least memory of five evaluations
+// of expression.
+func cost(t *testing.T, expression string) (least time.Duration, memory uint64) {
+	least, memory = time.Hour, math.MaxUint64
+	var m runtime.MemStats
+	for range 5 {
+		runtime.ReadMemStats(&m)
+		before, start := m.TotalAlloc, time.Now()
+		_, _, err := Evaluate(expression)
+		took := time.Since(start)
+		runtime.ReadMemStats(&m)
+		require.NoError(t, err, "Evaluate(%.20q…)", expression)
+		least, memory = min(least, took), min(memory, m.TotalAlloc-before)
+	}
+	return least, memory
 }
 
 // hugeInputs are far past the limits: a million characters each.

@@ -71,8 +71,7 @@ func (e *evaluator) literal(r *big.Rat, text string) bool {
 		}
 	}
 	e.s.SetString(significant, 10)
-	e.t.Exp(big.NewInt(10), big.NewInt(int64(max(exp, -exp))), nil)
-	e.work += len(e.t.Bits()) * len(e.t.Bits()) / 3 // as a power's
+	e.raise(&e.t, e.u.SetInt64(10), uint(max(exp, -exp)))
 	if exp >= 0 {
 		e.times(num, &e.s, &e.t)
 		den.SetUint64(1)

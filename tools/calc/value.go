@@ -72,9 +72,9 @@ func (m *arith) float64(v *Value) float64 {
 func (m *arith) nearest(num, den *big.Int) float64 {
 	s := min(55-(num.BitLen()-den.BitLen()), 1076)
 	if s >= 0 {
-		m.q.QuoRem(m.s.Lsh(num, uint(s)), den, &m.r)
+		m.quoRem(&m.q, m.s.Lsh(num, uint(s)), den)
 	} else {
-		m.q.QuoRem(num, m.t.Lsh(den, uint(-s)), &m.r)
+		m.quoRem(&m.q, num, m.t.Lsh(den, uint(-s)))
 	}
 	q := m.q.Abs(&m.q).Uint64()
 	k := max(bits.Len64(q)-53, s-1074) // the bits to round away: 2 or 3
