@@ -164,8 +164,9 @@ func (m *arith) gcd(z, x, y *big.Int) *big.Int {
 	case x.CmpAbs(y) == 0: // as the denominators of a sum often are
 		return z.Abs(x)
 	}
+	m.quoRem(&m.q, large, small) // Euclid's first step: large mod small, in m.r
 	r := &m.r
-	if m.quoRem(&m.q, large, small); r.Sign() == 0 {
+	if r.Sign() == 0 {
 		return z.Abs(small)
 	}
 	n := len(small.Bits())
