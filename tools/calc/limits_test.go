@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,40 +129,36 @@ func TestLowerWork(t *testing.T) {
 	assert.InDelta(t, 1, v.float64(), 1e-12, "Evaluate(%q) with maxWork 0", input)
 }
 
-// TestWorstExpressions checks that each of worstExpressions evaluates in
-// under 10 ms and allocates under 1 MiB: the least of five evaluations, so
-// that other work on the machine counts as little as it can. Not under the
-// race detector, which slows everything and drops what a sync.Pool holds
-// (math/big keeps its temporaries in one).
+// TestWorstExpressions checks that each of worstExpressions allocates
+// under 1 MiB: the least of five evaluations. Their time is measured by
+// BenchmarkWorst, against expr in the same run, not asserted here. Not
+// under the race detector, which drops what a sync.Pool holds (math/big
+// keeps its temporaries in one).
 func TestWorstExpressions(t *testing.T) {
 	if raceEnabled {
-		t.Skip("measures time and memory: not under the race detector")
+		t.Skip("measures memory: not under the race detector")
 	}
-	const maxTime, maxMemory = 10 * time.Millisecond, 1 << 20
+	const maxMemory = 1 << 20
 	for _, w := range worstExpressions {
 		t.Run(w.name, func(t *testing.T) {
-			took, memory := cost(t, w.expression)
-			assert.Less(t, took, maxTime, "Evaluate(%.20q…): time", w.expression)
-			assert.Less(t, memory, uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
+			assert.Less(t, allocated(t, w.expression), uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
 		})
 	}
 }
 
-// cost returns the least time and the least memory of five evaluations
-// of expression.
-func cost(t *testing.T, expression string) (least time.Duration, memory uint64) {
-	least, memory = time.Hour, math.MaxUint64
+// allocated returns the least memory of five evaluations of expression.
+func allocated(t *testing.T, expression string) uint64 {
+	least := uint64(math.MaxUint64)
 	var m runtime.MemStats
 	for range 5 {
 		runtime.ReadMemStats(&m)
-		before, start := m.TotalAlloc, time.Now()
+		before := m.TotalAlloc
 		_, _, err := Evaluate(expression)
-		took := time.Since(start)
 		runtime.ReadMemStats(&m)
 		require.NoError(t, err, "Evaluate(%.20q…)", expression)
-		least, memory = min(least, took), min(memory, m.TotalAlloc-before)
+		least = min(least, m.TotalAlloc-before)
 	}
-	return least, memory
+	return least
 }
 
 // hugeInputs are far past the limits: a million characters each.
