@@ -98,10 +98,12 @@ func BenchmarkHugeInputs(b *testing.B) {
 
 // worstExpressions are the slowest expressions of at most MaxLength
 // characters we could construct, each its own way of making exact
-// arithmetic work: 5,000 cheap operations on a value at MaxBits, which cost
-// time linear in it; powers and sums whose gcds cost time quadratic in it,
-// which maxWork stops; long numbers; and the plain chain, for scale. (In
-// the names, ':' is '/', which would nest a benchmark.)
+// arithmetic work: 5,000 operations on a value at MaxBits, linear in it;
+// powers and sums whose gcds are quadratic in it, or many gcds of a few
+// words; values at float64's limit, or rounded to float64; long numbers;
+// and the plain chain, for scale. maxWork stops all but the chains of
+// copies (1+1+1, x-1+1, x+0), 1:3:3, which MaxBits stops, and the
+// numbers. (In the names, ':' is '/', which would nest a benchmark.)
 var worstExpressions = []struct{ name, expression string }{
 	{"1+1+1", repeatTo("1", "+1")},
 	{"x-1+1", repeatTo("(2/3)^2584", "-1+1")},                          // x = 2^2584/3^2584: 4,096 bits below the line
@@ -115,6 +117,13 @@ var worstExpressions = []struct{ name, expression string }{
 	{"x*y+x*y powers", repeatTo("(2/3)^2584*(7/5)^1000", "+(2/3)^2584*(7/5)^1000")},
 	{"5e-1233+", repeatTo("5e-1233", "+5e-1233")}, // numbers at MaxBits: 10^1233 for each
 	{"600-digit numbers", repeatTo("1."+strings.Repeat("7", 600), "*1."+strings.Repeat("3", 600)+"/1."+strings.Repeat("7", 600))},
+	{"1.1^-350+", repeatTo("1.1^-350", "+1.1^-350")},               // 10^350/11^350, whose sums' gcds are of 1,211-bit integers
+	{"(2:3)^161+", repeatTo("(2/3)^161", "+(2/3)^161")},            // a gcd of four-word integers, each time
+	{"1+1:3^81", repeatTo("1", "+1/3^81")},                         // a gcd of two-word integers, each time
+	{"1e-20 gcds", repeatTo("(1/3)^40*1e-20", "+1e-20")},           // two gcds of two-word integers, each time
+	{"x+0 at 2^1024", repeatTo("(4294967295/16822732)^128", "+0")}, // a sum at float64's limit, 4,096 bits over 3,072
+	{"x^0.5+", repeatTo("((2/3)^2584)^0.5", "+((2/3)^2584)^0.5")},  // a value at MaxBits rounded to float64, each time
+	{"(2:3)^2700+", repeatTo("2", "+(2/3)^2700")},                  // a power past MaxBits, computed, then rounded
 }
 
 // repeatTo returns head followed by as many copies of unit as MaxLength allows.
@@ -132,22 +141,32 @@ func repeatTo(head, unit string) string {
 // evaluation, time, then memory and allocations, calc beside expr:
 //
 //	                    calc     expr      calc     expr      calc    expr
-//	1+1+1               1.70 ms  5.41 ms   352 KiB 1414 KiB  10015   25032
-//	x-1+1               1.75 ms  5.09 ms   357 KiB 1414 KiB  10029   25019
-//	x*3:3               5.96 ms  4.89 ms   356 KiB 1414 KiB  10028   25019
-//	x+half-half         5.58 ms  5.14 ms   361 KiB 1413 KiB  10039   25009
-//	x*2:2               5.27 ms  5.80 ms   356 KiB 1414 KiB  10028   25019
-//	1:3:3               1.61 ms  5.68 ms   361 KiB 1414 KiB  10042   25031
-//	x+x powers          4.58 ms  2.96 ms   539 KiB  804 KiB   6723   16393
-//	x-y powers          2.92 ms  2.47 ms   564 KiB  804 KiB   6613   16393
-//	x*y:y powers        3.41 ms  2.76 ms   747 KiB  804 KiB   7966   16393
-//	x*y+x*y powers      3.14 ms  2.33 ms   578 KiB  803 KiB   6750   16375
-//	5e-1233+            1.25 ms  1.18 ms   345 KiB  360 KiB   3419    6281
-//	600-digit numbers   0.17 ms  0.16 ms    72 KiB   12 KiB    285     107
+//	1+1+1               1.76 ms  5.14 ms   352 KiB 1414 KiB  10015   25032
+//	x-1+1               2.02 ms  6.20 ms   358 KiB 1414 KiB  10030   25019
+//	x*3:3               2.03 ms  7.39 ms   357 KiB 1414 KiB  10030   25019
+//	x+half-half         2.17 ms  5.83 ms   361 KiB 1413 KiB  10037   25009
+//	x*2:2               1.92 ms  5.71 ms   358 KiB 1414 KiB  10031   25019
+//	1:3:3               1.79 ms  6.36 ms   360 KiB 1414 KiB  10041   25031
+//	x+x powers          3.00 ms  3.04 ms   289 KiB  804 KiB   5743   16393
+//	x-y powers          1.75 ms  2.87 ms   274 KiB  804 KiB   5690   16393
+//	x*y:y powers        2.40 ms  3.06 ms   294 KiB  804 KiB   5972   16393
+//	x*y+x*y powers      2.12 ms  3.04 ms   295 KiB  803 KiB   5757   16375
+//	5e-1233+            1.56 ms  1.62 ms   101 KiB  360 KiB   2751    6281
+//	600-digit numbers   0.18 ms  0.18 ms    58 KiB   12 KiB    223     107
+//	1.1^-350+           3.35 ms  2.68 ms   330 KiB  833 KiB   6504   14475
+//	(2:3)^161+          4.02 ms  4.19 ms   455 KiB  883 KiB   9926   18032
+//	1+1:3^81            4.63 ms  4.33 ms   600 KiB 1213 KiB  15264   21457
+//	1e-20 gcds          2.95 ms  1.77 ms   511 KiB  477 KiB  11879    8375
+//	x+0 at 2^1024       2.63 ms  6.08 ms   357 KiB 1412 KiB  10015   24985
+//	x^0.5+              3.63 ms  4.36 ms   175 KiB  706 KiB   5347   15319
+//	(2:3)^2700+         4.13 ms  4.50 ms   197 KiB  804 KiB   5494   16399
 //
-// The slowest, x*3:3, is 5,000 operations linear in a 4,096-bit value; the
-// powers stop at maxWork. Of calc's memory, the tree of a 5,000-operation
-// chain is about 0.35 MB: nearly all of it in the first six.
+// The slowest, at about 4 ms, spend maxWork's 2 ms of arithmetic, and the
+// rest on reading the expression and on steps maxWork does not count. The
+// most memory, 1+1:3^81's, is its tree and Lehmer's gcds, which allocate
+// copies of their operands, some 200 bytes each: maxWork holds them to
+// about 2,000. The tree of a 5,000-operation chain is about 0.35 MB,
+// nearly all the memory of the chains of 5,000.
 func BenchmarkWorst(b *testing.B) {
 	for _, w := range worstExpressions {
 		b.Run(w.name+"/calc", func(b *testing.B) {

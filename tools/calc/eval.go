@@ -22,10 +22,10 @@ import (
 //     value is approximate, and so is everything computed from it, in
 //     float64 as Go computes (IEEE 754, round to nearest even).
 //   - Exact arithmetic on values of thousands of bits costs time; once it
-//     has done a bounded amount of the work that grows faster than its
-//     operands (maxWork, a few milliseconds), what remains is computed in
-//     float64 too. No expression a person writes comes near that; a
-//     thousand sums of 4,096-bit fractions do.
+//     has done a bounded amount of work in its products, divisions and
+//     gcds (maxWork, about 2 ms), what remains is computed in float64 too.
+//     No expression a person writes comes near that; a few hundred sums
+//     of 1,000-bit fractions do.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
@@ -72,7 +72,7 @@ func (e *evaluator) eval(v *Value, n Node) error {
 	switch n := n.(type) {
 	case *numberNode:
 		e.number(v, n.Text)
-		if !v.finite() {
+		if !e.finite(v) {
 			return errorAt(n.pos, ErrNotFinite,
 				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
 		}
@@ -130,12 +130,12 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	exact := x.exact && y.exact && !e.spent() && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
 	switch {
 	case !exact:
-		z.setFloat(approximately(n.Op, x.float64(), y.float64()))
+		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
 	case !z.fits():
-		z.setFloat(z.float64()) // rounded, to go on approximate
+		z.setFloat(e.float64(z)) // rounded, to go on approximate
 	}
-	if !z.finite() {
-		return notFinite(n, x, y, z.float64())
+	if !e.finite(z) {
+		return notFinite(n, x, y, e.float64(z))
 	}
 	*x, *z = *z, *x // x takes the result, and the result x's memory, to reuse
 	return nil
@@ -195,12 +195,15 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 		num, den = den, num // (a/b)^-k = (b/a)^k
 	}
 	k := e.u.Abs(y.Num())
+	if num.BitLen() <= 1 && den.BitLen() <= 1 && k.BitLen() > 1 {
+		k.SetUint64(uint64(2 - k.Bit(0))) // x is 0, 1 or -1, whose powers repeat from x^1 and x^2
+	}
 	for _, part := range []*big.Int{num, den} {
 		if bits := int64(part.BitLen()); bits > 1 && (k.BitLen() > 32 || k.Int64()*(bits-1) >= MaxBits) {
 			return false
 		}
 	}
-	e.pow(z, num, den, k)
+	e.pow(z, num, den, uint(k.Uint64()))
 	return true
 }
 

@@ -2,7 +2,9 @@ package calc
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -111,8 +113,8 @@ func TestExactLimits(t *testing.T) {
 }
 
 // TestLowerWork lowers maxWork, the bound on the work of exact arithmetic,
-// to 0: after the first step that counts, a power of 317 bits, the rest is
-// approximate.
+// to 0: after the first step that counts, the gcd that 2/3 takes, the rest
+// is approximate.
 func TestLowerWork(t *testing.T) {
 	const input = "(2/3)^200 * (3/2)^200"
 	v, _, err := Evaluate(input)
@@ -125,6 +127,38 @@ func TestLowerWork(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, v.Exact(), "Evaluate(%q) = %v with maxWork 0, want approximate", input, v)
 	assert.InDelta(t, 1, v.float64(), 1e-12, "Evaluate(%q) with maxWork 0", input)
+}
+
+// TestWorstExpressions checks that each of worstExpressions allocates
+// under 1 MiB: the least of five evaluations. Their time is measured by
+// BenchmarkWorst, against expr in the same run, not asserted here. Not
+// under the race detector, which drops what a sync.Pool holds (math/big
+// keeps its temporaries in one).
+func TestWorstExpressions(t *testing.T) {
+	if raceEnabled {
+		t.Skip("measures memory: not under the race detector")
+	}
+	const maxMemory = 1 << 20
+	for _, w := range worstExpressions {
+		t.Run(w.name, func(t *testing.T) {
+			assert.Less(t, allocated(t, w.expression), uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
+		})
+	}
+}
+
+// allocated returns the least memory of five evaluations of expression.
+func allocated(t *testing.T, expression string) uint64 {
+	least := uint64(math.MaxUint64)
+	var m runtime.MemStats
+	for range 5 {
+		runtime.ReadMemStats(&m)
+		before := m.TotalAlloc
+		_, _, err := Evaluate(expression)
+		runtime.ReadMemStats(&m)
+		require.NoError(t, err, "Evaluate(%.20q…)", expression)
+		least = min(least, m.TotalAlloc-before)
+	}
+	return least
 }
 
 // hugeInputs are far past the limits: a million characters each.

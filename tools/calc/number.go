@@ -16,7 +16,8 @@ import (
 // ±MaxBits/3, or its numerator or denominator needs more than MaxBits bits
 // (1e-5000), or exact arithmetic has done its maxWork; then the float64
 // nearest to it, which is ±Inf past float64's range (1e400), as
-// strconv.ParseFloat rounds.
+// strconv.ParseFloat rounds. Zero is exact whatever its exponent:
+// 0e99999999999999999999 is 0.
 func (e *evaluator) number(v *Value, text string) {
 	if e.spent() || !e.literal(v.setRat(), text) || !v.fits() {
 		f, _ := strconv.ParseFloat(text, 64) // the lexer checked the syntax
@@ -33,6 +34,16 @@ func (e *evaluator) literal(r *big.Rat, text string) bool {
 	if i := strings.IndexAny(text, "eE"); i >= 0 {
 		mantissa, exponent = text[:i], text[i+1:]
 	}
+	digits, fraction, _ := strings.Cut(mantissa, ".")
+	if fraction != "" {
+		digits += fraction
+	}
+	digits = strings.TrimLeft(digits, "0")
+	significant := strings.TrimRight(digits, "0")
+	num, den := parts(r) // r is 0
+	if significant == "" {
+		return true // zero times any power of ten, read or not
+	}
 	exp := 0
 	if exponent != "" {
 		var err error
@@ -40,19 +51,9 @@ func (e *evaluator) literal(r *big.Rat, text string) bool {
 			return false
 		}
 	}
-	digits, fraction, _ := strings.Cut(mantissa, ".")
-	if fraction != "" {
-		digits += fraction
-	}
-	digits = strings.TrimLeft(digits, "0")
-	significant := strings.TrimRight(digits, "0")
 	exp += len(digits) - len(significant) - len(fraction) // 2.50e3 is 25e2
 	if len(significant) > most || exp < -most || exp > most {
 		return false
-	}
-	num, den := parts(r) // r is 0
-	if significant == "" {
-		return true
 	}
 	if m, err := strconv.ParseUint(significant, 10, 64); err == nil && -19 <= exp && exp <= 19 {
 		// Most numbers fit in words, which need no allocation.
@@ -70,8 +71,7 @@ func (e *evaluator) literal(r *big.Rat, text string) bool {
 		}
 	}
 	e.s.SetString(significant, 10)
-	e.t.Exp(big.NewInt(10), big.NewInt(int64(max(exp, -exp))), nil)
-	e.work += len(e.t.Bits()) * len(e.t.Bits()) / 3 // as a power's
+	e.raise(&e.t, e.u.SetInt64(10), uint(max(exp, -exp)))
 	if exp >= 0 {
 		e.times(num, &e.s, &e.t)
 		den.SetUint64(1)

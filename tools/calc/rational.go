@@ -10,22 +10,34 @@
 
 package calc
 
-import "math/big"
+import (
+	"math/big"
+	"math/bits"
+)
 
 // maxWork bounds the work of one Eval's exact arithmetic, in word
-// operations of the steps that cost more than linear time: gcds and
-// products of two integers of several words, and powers. Past it, the
-// rest is computed in float64. It is about 4 ms on the two shared cores
-// of bench_test.go's figures, and no expression a person writes comes near
-// it; 1,000 sums of 4,096-bit fractions, which 10,000 characters can ask
-// for, go past it. The steps that cost linear time are not counted:
-// MaxLength holds them to 5,000, of a few microseconds each.
-var maxWork = 1 << 19 // a variable, for tests to lower as they do maxDepth
+// operations, each about a nanosecond on the two shared cores of
+// bench_test.go's figures; past it, the rest is computed in float64. It
+// is about 2 ms, and no expression a person writes comes near it; 10,000
+// characters can ask for far more. Each step counts its work, as measured
+// there, on integers of m and n words, m ≥ n:
+//
+//	product   m·n
+//	division  (m-n+1)·(n+32): for each word of the quotient, a guess
+//	          from the leading words, and a pass over the divisor's
+//	gcd       a division, then 7·n·(n+64): Euclid's algorithm on words,
+//	          or Lehmer's, which takes a word off the smaller in each
+//	          round of about 64 steps on words and passes over both
+//
+// and a power is its squarings. Additions, subtractions and copies, a
+// fraction of a nanosecond a word, are not counted: there are a few for
+// each operator, of at most MaxBits bits, and MaxLength allows 5,000.
+var maxWork = 1 << 21 // a variable, for tests to lower as they do maxDepth
 
 // arith holds the integers exact arithmetic works in, and the work done.
 type arith struct {
 	g, h, s, t, u, v big.Int // the operations' intermediate values
-	q, r             big.Int // quotient and remainder of a division, for rem and quo
+	q, r             big.Int // quotient and remainder of a division, for quoRem
 	work             int
 }
 
@@ -106,42 +118,63 @@ func (m *arith) product(z *big.Rat, a, b, c, d *big.Int) {
 	m.times(den, m.over(&m.s, b, h), m.over(&m.t, d, g))
 }
 
-// pow sets z to (a/b)^k for k ≥ 0: a^k / b^k, in lowest terms since a/b is.
-func (m *arith) pow(z *big.Rat, a, b, k *big.Int) {
+// pow sets z to (a/b)^k: a^k / b^k, in lowest terms since a/b is.
+func (m *arith) pow(z *big.Rat, a, b *big.Int, k uint) {
 	num, den := parts(z)
-	num.Exp(a, k, nil)
-	den.Exp(b, k, nil)
+	m.raise(num, a, k)
+	m.raise(den, b, k)
 	if den.Sign() < 0 {
 		num.Neg(num)
 		den.Neg(den)
 	}
-	// Squaring up to the result costs about a third of its last square.
-	w := max(len(num.Bits()), len(den.Bits()))
-	m.work += w * w / 3
 }
 
-// gcd sets z to gcd(|x|, |y|) and returns z. When one of them fits in a
-// word, it is a division and Euclid's algorithm on words; otherwise it is
-// big.Int.GCD, Lehmer's algorithm, whose work is counted.
+// raise sets z to x^k by squaring, from the leading bit of k: a square for
+// each bit after it, and a product by x for each 1 (Knuth, section 4.6.3).
+// Unlike big.Int.Exp it works in m's integers, rather than new ones, and
+// its products count their work; their last square costs about three
+// times as much as all before it. z must not be x.
+func (m *arith) raise(z, x *big.Int, k uint) {
+	z.SetInt64(1)
+	for i := bits.Len(k) - 1; i >= 0; i-- {
+		m.times(&m.g, z, z)
+		if k>>i&1 == 1 {
+			m.times(z, &m.g, x)
+		} else {
+			z.Set(&m.g)
+		}
+	}
+}
+
+// gcd sets z to gcd(|x|, |y|) and returns z, counting its work as maxWork
+// says: Euclid's first step, the larger modulo the smaller, then Euclid's
+// algorithm on words if the smaller fits in one, and otherwise
+// big.Int.GCD, Lehmer's algorithm, on the smaller and the remainder, so
+// that the copies it allocates are no longer than the smaller.
 func (m *arith) gcd(z, x, y *big.Int) *big.Int {
 	small, large := x, y
 	if len(small.Bits()) > len(large.Bits()) {
 		small, large = large, small
 	}
-	switch len(small.Bits()) {
-	case 0: // gcd(0, n) = n
+	switch {
+	case small.Sign() == 0: // gcd(0, n) = n
 		return z.Abs(large)
-	case 1:
-		if isOne(small) {
-			return z.SetUint64(1)
-		}
-		return z.SetUint64(gcdWords(uint64(small.Bits()[0]), uint64(m.rem(large, small))))
-	}
-	if x.CmpAbs(y) == 0 { // as the denominators of a sum often are
+	case isOne(small):
+		return z.SetUint64(1)
+	case x.CmpAbs(y) == 0: // as the denominators of a sum often are
 		return z.Abs(x)
 	}
-	m.work += len(small.Bits()) * len(large.Bits())
-	return z.GCD(nil, nil, x, y)
+	m.quoRem(&m.q, large, small) // Euclid's first step: large mod small, in m.r
+	r := &m.r
+	if r.Sign() == 0 {
+		return z.Abs(small)
+	}
+	n := len(small.Bits())
+	m.work += 7 * n * (n + 64)
+	if n == 1 {
+		return z.SetUint64(gcdWords(uint64(small.Bits()[0]), uint64(r.Bits()[0])))
+	}
+	return z.GCD(nil, nil, small, r)
 }
 
 // gcdWords returns gcd(u, v), by Euclid's algorithm.
@@ -152,26 +185,16 @@ func gcdWords(u, v uint64) uint64 {
 	return u
 }
 
-// rem returns |x| mod |y|, for y of one word.
-func (m *arith) rem(x, y *big.Int) big.Word {
-	m.q.QuoRem(x, y, &m.r)
-	if len(m.r.Bits()) == 0 {
-		return 0
-	}
-	return m.r.Bits()[0]
-}
-
-// times sets z to x·y and returns z, counting the work of a product of
-// two integers of several words; z must be neither x nor y.
+// times sets z to x·y and returns z, counting its work; z must be neither
+// x nor y.
 func (m *arith) times(z, x, y *big.Int) *big.Int {
-	switch wx, wy := len(x.Bits()), len(y.Bits()); {
+	switch {
 	case isOne(x):
 		return z.Set(y)
 	case isOne(y):
 		return z.Set(x)
-	case wx > 1 && wy > 1:
-		m.work += wx * wy
 	}
+	m.work += len(x.Bits()) * len(y.Bits())
 	return z.Mul(x, y)
 }
 
@@ -179,6 +202,15 @@ func (m *arith) times(z, x, y *big.Int) *big.Int {
 func (m *arith) divide(z, x, y *big.Int) *big.Int {
 	if isOne(y) {
 		return z.Set(x)
+	}
+	return m.quoRem(z, x, y)
+}
+
+// quoRem sets z to x/y, truncated toward zero, and m.r to the remainder,
+// and returns z, counting its work; z must be neither x nor y, nor m.r.
+func (m *arith) quoRem(z, x, y *big.Int) *big.Int {
+	if q := len(x.Bits()) - len(y.Bits()) + 1; q > 0 {
+		m.work += q * (len(y.Bits()) + 32)
 	}
 	z.QuoRem(x, y, &m.r) // QuoRem, unlike Quo, keeps the remainder's memory
 	return z

@@ -7,6 +7,7 @@ package calc
 import (
 	"math"
 	"math/big"
+	"math/bits"
 )
 
 // MaxBits is how many bits the numerator and the denominator of an exact
@@ -39,15 +40,53 @@ func (v *Value) setFloat(f float64) { v.exact, v.float = false, f }
 
 // float64 returns the value, or the float64 nearest to it if it is exact.
 func (v *Value) float64() float64 {
+	var m arith
+	return m.float64(v)
+}
+
+// float64 returns v, or the float64 nearest to it if it is exact, in m's
+// integers, which it reuses: big.Rat.Float64 would allocate copies of
+// both of v's, a kilobyte at MaxBits, each time.
+func (m *arith) float64(v *Value) float64 {
 	if !v.exact {
 		return v.float
 	}
+	num, den := v.rat.Num(), v.rat.Denom()
 	// A quotient of integers that float64 holds exactly is rounded once, by
-	// the division, and so correctly; big.Rat.Float64 would allocate.
-	if num, den := v.rat.Num(), v.rat.Denom(); num.BitLen() <= 53 && den.BitLen() <= 53 {
+	// the division, and so correctly.
+	if num.BitLen() <= 53 && den.BitLen() <= 53 {
 		return float64(num.Int64()) / float64(den.Int64())
 	}
-	f, _ := v.rat.Float64()
+	return m.nearest(num, den)
+}
+
+// nearest returns the float64 nearest to num/den, for num ≠ 0 and den > 0,
+// halfway cases to even, as big.Rat.Float64 rounds.
+//
+// With e = bits(num) - bits(den), |num/den| lies in [2^(e-1), 2^(e+1)),
+// so q = ⌊|num|·2^s / den⌋ for s = 55-e has 55 or 56 bits: a float64's 53,
+// and two or three to round by, with the remainder to say whether anything
+// lies past them. Below 2^-1021 a float64's last bit is 2^-1074, so s
+// stops at 1076, two bits past it, and q has fewer bits. Rounded, q·2^-s
+// is a float64 exactly, or past float64's range, which Ldexp makes ±Inf.
+func (m *arith) nearest(num, den *big.Int) float64 {
+	s := min(55-(num.BitLen()-den.BitLen()), 1076)
+	if s >= 0 {
+		m.quoRem(&m.q, m.s.Lsh(num, uint(s)), den)
+	} else {
+		m.quoRem(&m.q, num, m.t.Lsh(den, uint(-s)))
+	}
+	q := m.q.Abs(&m.q).Uint64()
+	k := max(bits.Len64(q)-53, s-1074) // the bits to round away: 2 or 3
+	rest, half := q&(1<<k-1), uint64(1)<<(k-1)
+	q >>= k
+	if rest > half || rest == half && (m.r.Sign() != 0 || q&1 == 1) {
+		q++ // to the nearer, or if halfway, to the even
+	}
+	f := math.Ldexp(float64(q), k-s)
+	if num.Sign() < 0 {
+		return -f
+	}
 	return f
 }
 
@@ -68,17 +107,25 @@ func (v *Value) fits() bool {
 // finite reports whether v is finite in float64: an approximate value that
 // is not ±Inf or NaN, or an exact one whose nearest float64 is not ±Inf.
 // Values too small for float64 are finite: they round to 0.
-func (v *Value) finite() bool {
+func (m *arith) finite(v *Value) bool {
 	if !v.exact {
 		return !math.IsInf(v.float, 0) && !math.IsNaN(v.float)
 	}
 	// With n and d bits above and below the line, the value lies between
 	// 2^(n-d-1) and 2^(n-d+1), and float64 ends a little below 2^1024.
-	switch e := v.rat.Num().BitLen() - v.rat.Denom().BitLen(); {
+	num, den := v.rat.Num(), v.rat.Denom()
+	switch e := num.BitLen() - den.BitLen(); {
 	case e <= 1022:
 		return true
 	case e >= 1025:
 		return false
 	}
-	return !math.IsInf(v.float64(), 0)
+	// Its largest value is (2^53-1)·2^971, and halfway from there to 2^1024,
+	// at 2^1024 - 2^970 = (2^54-1)·2^970, rounding goes to the even, 2^1024,
+	// which is +Inf: |num| must be below den·(2^54-1)·2^970, which shifts
+	// and a subtraction compute, where a division would take four times as
+	// long.
+	m.s.Lsh(den, 970)
+	m.t.Lsh(&m.s, 54)
+	return num.CmpAbs(m.t.Sub(&m.t, &m.s)) < 0
 }
