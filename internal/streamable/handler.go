@@ -224,12 +224,12 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), 200))
 	switch {
-	case held.status == http.StatusNotFound:
-		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
-			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
 		e.Message = protocol.Cut(e.Message, 200)
+	case held.status == http.StatusNotFound:
+		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
+			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
 	case held.status >= 500:
 		e.Code = jsonrpc.CodeInternalError
 	}

@@ -182,6 +182,8 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 		{"GET with a body", "GET", s.url, `{}`, nil, 400, -32600, "null", "has no body"},
 		{"unknown method, modern", "POST", s.url, `{"jsonrpc":"2.0","id":9,"method":"unknown/method","params":{` + modernMeta + `}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "unknown/method"}, 404, -32601, "9", "method not found"},
+		{"ping, modern (removed in 2026-07-28)", "POST", s.url, `{"jsonrpc":"2.0","id":10,"method":"ping","params":{` + modernMeta + `}}`,
+			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "ping"}, 404, -32601, "10", ""},
 		{"unsupported version", "POST", s.url, `{"jsonrpc":"2.0","id":11,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v999.0.0","io.modelcontextprotocol/clientCapabilities":{}}}}`,
 			[]string{"MCP-Protocol-Version", "v999.0.0", "Mcp-Method", "server/discover"}, 400, -32022, "11", "unsupported protocol version"},
 		{"header mismatch", "POST", s.url, `{"jsonrpc":"2.0","id":12,"method":"tools/list","params":{` + modernMeta + `}}`,
