@@ -88,7 +88,7 @@ func (ms Methods) Check(req *jsonrpc.Request, header string) (modern bool, err e
 		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a request: give it an id", req.Method)
 	case modern && version == "":
 		return modern, Errorf(jsonrpc.CodeInvalidParams, `invalid params: %s params must carry the protocol version in "_meta": `+
-			`{%q: %q}, with the client's capabilities in %q`, req.Method, mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
+			`{%q: %q}, with the client's capabilities in %q`, Cut(req.Method, 40), mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
 	case hasVersion && header != "" && header != version: // MCP 2026-07-28, Streamable HTTP
 		return modern, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
 			Cut(header, 40), Cut(version, 40))

@@ -43,9 +43,9 @@ func (r *Refusal) Error() string { return r.Err.Message }
 func Decode(data []byte) (jsonrpc.Message, error) {
 	switch depth, values := shape(data); {
 	case depth > maxNesting:
-		return nil, refuse(jsonrpc.ID{}, "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
+		return nil, refuse(leadingID(data), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
 	case values > maxValues:
-		return nil, refuse(jsonrpc.ID{}, "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
+		return nil, refuse(leadingID(data), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
 	}
 	if req := plain(data); req != nil {
 		return req, nil
@@ -150,6 +150,42 @@ func shape(data []byte) (deepest, values int) {
 		}
 	}
 	return deepest, values
+}
+
+// leadingID returns the id of a message too deep or too wide to decode,
+// if it comes before the message nests past maxNesting or 2·maxValues
+// tokens: read a token at a time, as encoding/json's Decoder does, without
+// recursion. Most clients write it before params.
+func leadingID(data []byte) jsonrpc.ID {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	depth, key := 0, ""
+	for range 2 * maxValues {
+		tok, err := dec.Token()
+		switch {
+		case err != nil || depth > maxNesting || depth == 0 && tok != json.Delim('{'):
+			return jsonrpc.ID{}
+		case tok == json.Delim('{') || tok == json.Delim('['):
+			depth++
+		case tok == json.Delim('}') || tok == json.Delim(']'):
+			depth--
+			key = "" // a member's value ended
+		case depth == 1 && key == "":
+			key, _ = tok.(string)
+		case depth == 1 && key == "id":
+			id := tok
+			if n, ok := tok.(json.Number); ok && badID(json.RawMessage(n)) == "" {
+				id, _ = n.Float64()
+			}
+			if id, err := jsonrpc.MakeID(id); err == nil {
+				return id
+			}
+			return jsonrpc.ID{}
+		case depth == 1:
+			key = ""
+		}
+	}
+	return jsonrpc.ID{}
 }
 
 // kind names the type of the JSON value data holds, from its first byte:

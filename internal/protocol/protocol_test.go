@@ -55,10 +55,16 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, code: -32600, msg: `within ±2^53`},
 		{line: `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, code: -32600, msg: `not {"n":6}`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
-		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
 		{line: strings.Repeat("[", 2_000_000), code: -32600, msg: "more than 64 levels deep"},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"x":` + nest(2_000_000) + `}}`, code: -32600, id: 7.0, msg: "more than 64 levels deep"},
+		{line: `{"jsonrpc":"2.0","method":"ping","params":{"x":` + nest(100) + `},"id":"late"}`, code: -32600, msg: "more than 64 levels deep"}, // its id past the depth
+		{line: `{"jsonrpc":"2.0","id":6.5,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		{line: `[{"id":1},` + nest(100) + `]`, code: -32600, msg: "more than 64 levels deep"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":{` + strings.Repeat(`"":{},`, maxValues) + `"":1}}}`, code: -32600,
-			msg: "more than 10000 JSON values"},
+			id: 1.0, msg: "more than 10000 JSON values"},
+		{line: `{"jsonrpc":"2.0","method":"ping","params":[` + strings.Repeat(`[],`, 2*maxValues) + `1],"id":2}`, code: -32600,
+			msg: "more than 10000 JSON values"}, // its id too far to look for
 	}
 	for _, tt := range tests {
 		t.Run(Cut(tt.line, 60), func(t *testing.T) {
@@ -122,6 +128,7 @@ func TestCheck(t *testing.T) {
 
 		{"unknown method", "no/such", ``, "", false, -32601, `method not found: "no/such"`},
 		{"capability not advertised", "resources/list", ``, "", false, -32601, "does not advertise the resources capability"},
+		{"a long method without _meta", strings.Repeat("m", 100_000), `{}`, "2026-07-28", true, -32602, "mmm… params must carry the protocol version"},
 		{"discover without _meta", "server/discover", `{}`, "", true, -32602, "must carry the protocol version"},
 		{"header without _meta", "tools/list", `{}`, "2026-07-28", true, -32602, "must carry the protocol version"},
 		{"version not a string", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":2026}}`, "", true, -32602, "must carry"},
@@ -156,6 +163,7 @@ func TestCheck(t *testing.T) {
 			require.ErrorAs(t, err, &e, "Check(%s %s)", tt.method, tt.params)
 			assert.Equal(t, tt.code, e.Code, "Check(%s %s): %s", tt.method, tt.params, e.Message)
 			assert.Contains(t, e.Message, tt.msg, "Check(%s %s)", tt.method, tt.params)
+			assert.Less(t, len(e.Message), 300, "Check(%.40s %.40s) quotes too much", tt.method, tt.params)
 		})
 	}
 	// -32022 lists the versions served (MCP 2026-07-28, "Versioning").

@@ -25,7 +25,7 @@ const (
 	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to move
 	maxInFlight     = 64              // requests waiting for replies; one is always read
 	maxInFlightSize = 16 << 20        // bytes of their lines
-	writeChunk      = 1 << 10         // bytes a write: a reader of 204 B/s moves one within GracePeriod
+	writeChunk      = 4 << 10         // bytes a write, a page of a Linux pipe, which frees room a page at a time
 )
 
 // Options configure Serve. The zero Options answer no method.
@@ -252,7 +252,7 @@ func (c *conn) admit(req *jsonrpc.Request, size int, modern bool) (int64, error)
 		}
 	}
 	if c.find(req.ID) != nil {
-		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %v is in use by a request in flight", req.ID.Raw())
+		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(req.ID.Raw()), 40))
 	}
 	c.lastID++
 	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: size, modern: modern}

@@ -299,8 +299,17 @@ func TestDuplicateID(t *testing.T) {
 	assert.Equal(t, "null", rid)
 	assert.EqualValues(t, -32600, code)
 	assert.Contains(t, msg, "id 7 is in use by a request in flight")
+	long := strings.Repeat("i", 100_000) // quoted in part
+	c.send(callLine(long, "hold", `{"message":"second"}`))
+	<-c.held
+	c.send(callLine(long, "echo", `{"message":"again"}`))
+	_, _, msg = c.recvError()
+	assert.Contains(t, msg, "id iiii")
+	assert.Less(t, len(msg), 200)
 	close(c.unhold)
-	assert.Contains(t, string(c.recv().Result), "released first")
+	for range 2 {
+		assert.Contains(t, string(c.recv().Result), "released")
+	}
 }
 
 // TestCancel: a cancelled request gets no reply, its id is free at once, and
