@@ -137,7 +137,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	} else if err := h.inFlight.Acquire(ctx, weight); err != nil {
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,
+		h.refuseUnread(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
 			"server busy: %d bytes of requests are being served; retry", MaxInFlightSize))
 		return
 	}
@@ -170,6 +170,19 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	} else {
 		h.serve(h.legacy, w, r, jsonrpc.ID{}) // a client's response: go-sdk says 202
 	}
+}
+
+// refuseUnread answers a POST whose body is still coming, then reads and
+// drops the body for up to bodyTimeout more: a connection closed with
+// bytes unread is reset, and the reset can destroy the answer before its
+// client reads it.
+func (h *Handler) refuseUnread(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
+	rc := http.NewResponseController(w)
+	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
+	writeError(w, status, jsonrpc.ID{}, e)
+	_ = rc.Flush()
+	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
+	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodySize))
 }
 
 var tooLarge = invalid("message too large: a request body may hold at most %d bytes", MaxBodySize)

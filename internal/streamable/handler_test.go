@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -347,6 +348,35 @@ func TestInFlightBound(t *testing.T) {
 	close(s.unhold)
 	assert.Equal(t, http.StatusOK, (<-done).status)
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "room is made once the first is answered")
+}
+
+// TestBusyWhileSending: a client still sending its body when the wait for
+// room ends reads the 503, not a connection reset.
+func TestBusyWhileSending(t *testing.T) {
+	s := start(t, func(h *Handler) {
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
+	})
+	sid := s.session(t)
+	done := make(chan response, 1)
+	go func() {
+		done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"held"}}}`,
+			"Mcp-Session-Id", sid)
+	}()
+	<-s.held // the call holds all the room
+	defer func() { close(s.unhold); <-done }()
+	conn, err := net.Dial("tcp", s.host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	body := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("x", MaxBodySize-100) + `"}}`
+	// More than sockets hold: the writes wait for the server to read, and
+	// the client reads the answer once it has sent the whole request.
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+	require.NoError(t, err, "the server stopped reading the body")
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "the 503 was lost")
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
 }
 
 // TestUnreadReply: a reply its client does not read ends its connection
