@@ -140,6 +140,7 @@ func (s *testServer) session(t *testing.T) string {
 
 // TestBothEras: one endpoint serves a legacy session and modern requests.
 func TestBothEras(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	sid := s.session(t)
 	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"legacy"}}}`,
@@ -158,6 +159,7 @@ func TestBothEras(t *testing.T) {
 // the request's id when it has one, under the status the transport
 // specifies, where go-sdk and net/http would answer in plain text.
 func TestErrorsAreJSONRPC(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	sid := s.session(t)
 	root := strings.TrimSuffix(s.url, Path)
@@ -223,6 +225,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 // TestLoopbackHosts: go-sdk's Host check, fed the host in lower case,
 // takes every loopback name.
 func TestLoopbackHosts(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	_, port, err := net.SplitHostPort(s.host)
 	require.NoError(t, err)
@@ -235,6 +238,7 @@ func TestLoopbackHosts(t *testing.T) {
 // TestInitializeKept: a session keeps what it acts on of initialize, not
 // its params whole.
 func TestInitializeKept(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	big := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","clientInfo":{"name":"c","version":"1"},` +
 		`"capabilities":{"roots":{},"experimental":{"x":"` + strings.Repeat("x", 1<<20) + `"}}}}`
@@ -250,6 +254,7 @@ func TestInitializeKept(t *testing.T) {
 
 // TestNotifications: a notification is accepted with 202, served or not.
 func TestNotifications(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	sid := s.session(t)
 	for _, note := range []string{`{"jsonrpc":"2.0","method":"notifications/initialized"}`, `{"jsonrpc":"2.0","method":"no/such/notification"}`} {
@@ -260,6 +265,7 @@ func TestNotifications(t *testing.T) {
 
 // TestDeleteSession: a session the client deletes is gone.
 func TestDeleteSession(t *testing.T) {
+	t.Parallel()
 	s := start(t, nil)
 	sid := s.session(t)
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
@@ -269,6 +275,7 @@ func TestDeleteSession(t *testing.T) {
 // TestMaxSessions: past the limit, a new session ends the one idle the
 // longest; one the client failed to delete is still counted.
 func TestMaxSessions(t *testing.T) {
+	t.Parallel()
 	s := start(t, func(h *Handler) { h.maxSessions = 2 })
 	first, second := s.session(t), s.session(t)
 	r := do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", first, "MCP-Protocol-Version", "2026-07-28") // refused: no sessions in 2026-07-28
@@ -301,6 +308,7 @@ func rawRequest(t *testing.T, host, text string) string {
 // connection no longer than the body's deadline, whether the handler reads
 // the body (a POST: 408) or not (net/http reads what is left).
 func TestBodyNeverComes(t *testing.T) {
+	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout = 100 * time.Millisecond })
 	post := rawRequest(t, s.host, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\":")
@@ -317,6 +325,7 @@ func TestBodyNeverComes(t *testing.T) {
 // TestDeclaredTooLarge: a Content-Length past the limit is refused at
 // once, without waiting for the body.
 func TestDeclaredTooLarge(t *testing.T) {
+	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout = failAfter * 2 })
 	reply := rawRequest(t, s.host, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", MaxBodySize+1))
@@ -327,6 +336,7 @@ func TestDeclaredTooLarge(t *testing.T) {
 // 503 if none is made within the body's deadline; room is made as calls
 // end.
 func TestInFlightBound(t *testing.T) {
+	t.Parallel()
 	// Each POST counts for at least 256<<10: one at a time.
 	s := start(t, func(h *Handler) {
 		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
@@ -353,6 +363,7 @@ func TestInFlightBound(t *testing.T) {
 // TestBusyWhileSending: a client still sending its body when the wait for
 // room ends reads the 503, not a connection reset.
 func TestBusyWhileSending(t *testing.T) {
+	t.Parallel()
 	s := start(t, func(h *Handler) {
 		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
 	})
@@ -382,6 +393,7 @@ func TestBusyWhileSending(t *testing.T) {
 // TestUnreadReply: a reply its client does not read ends its connection
 // after the write deadline, and frees its room in the bytes in flight.
 func TestUnreadReply(t *testing.T) {
+	t.Parallel()
 	s := start(t, func(h *Handler) {
 		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(256<<10), 100*time.Millisecond, failAfter
 	})

@@ -69,7 +69,11 @@ func TestNearest(t *testing.T) {
 		x := new(big.Int).SetBits(words)
 		return x.Rsh(x, uint(random.IntN(MaxBits)))
 	}
-	for range 20_000 {
+	n := 20_000
+	if testing.Short() {
+		n = 2_000
+	}
+	for range n {
 		num, den := integer(), integer()
 		if random.IntN(2) == 0 {
 			num.Neg(num)
