@@ -415,23 +415,32 @@ func TestAbandon(t *testing.T) {
 	c.logged("abandoned a request still running when the input ended")
 }
 
-// TestDrainSlowReader: at the end of input, a long reply to a client that
-// reads it slowly goes out whole, though it takes longer than the grace
-// period: each chunk that moves starts the period anew.
-func TestDrainSlowReader(t *testing.T) {
-	timers := make(chan chan time.Time, 1000)
+// endWithLongReply serves a client whose output is held, in 64-byte
+// writes, with a grace period that ends as the test fires its timers
+// (each made as the period starts anew), asks for a reply of 4 KiB, and
+// ends the input.
+func endWithLongReply(t *testing.T) (c *client, timers chan chan time.Time, message string) {
+	timers = make(chan chan time.Time, 1000)
 	after := func(time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
 		timers <- timer
 		return timer
 	}
-	c := serve(t, Options{writeChunk: 64, after: after})
+	c = serve(t, Options{writeChunk: 64, after: after})
 	c.send(initialize, initialized)
 	c.recv()
 	c.out.held.Store(true)
-	message := strings.Repeat("x", 4096)
+	message = strings.Repeat("x", 4096)
 	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
 	require.NoError(t, c.in.Close())
+	return c, timers, message
+}
+
+// TestDrainSlowReader: at the end of input, a long reply to a client that
+// reads it slowly goes out whole, though it takes longer than the grace
+// period: each chunk that moves starts the period anew.
+func TestDrainSlowReader(t *testing.T) {
+	c, timers, message := endWithLongReply(t)
 	// Each chunk that moves makes drain wait anew, on a timer made after
 	// it: only a timer with a newer one is fired, and drain must not end.
 	var reply []byte
@@ -478,19 +487,7 @@ func TestDrainSlowReader(t *testing.T) {
 // reading is not cut off: once no chunk has moved for the grace period,
 // the server says it waits, and the reply goes out whole when read.
 func TestUnreadReplyAtEOF(t *testing.T) {
-	timers := make(chan chan time.Time, 1000)
-	after := func(time.Duration) <-chan time.Time {
-		timer := make(chan time.Time, 1)
-		timers <- timer
-		return timer
-	}
-	c := serve(t, Options{writeChunk: 64, after: after})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", 4096)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
-	require.NoError(t, c.in.Close())
+	c, timers, message := endWithLongReply(t)
 	reply := c.out.next(t) // a chunk moves, then no more
 	go func() {
 		for timer := range timers {

@@ -333,8 +333,8 @@ func TestDeclaredTooLarge(t *testing.T) {
 }
 
 // TestInFlightBound: POSTs past the bytes in flight wait for room, and get
-// 503 if none is made within the body's deadline; room is made as calls
-// end.
+// 503 if none is made within the body's deadline, even while still sending
+// their body; room is made as calls end.
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
 	// Each POST counts for at least 256<<10: one at a time.
@@ -355,32 +355,21 @@ func TestInFlightBound(t *testing.T) {
 	r := do(t, http.MethodPost, s.url, initialize)
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, r.body)
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
+	busyWhileSending(t, s.host)
 	close(s.unhold)
 	assert.Equal(t, http.StatusOK, (<-done).status)
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "room is made once the first is answered")
 }
 
-// TestBusyWhileSending: a client still sending its body when the wait for
+// busyWhileSending: a client still sending its body when the wait for
 // room ends reads the 503, not a connection reset.
-func TestBusyWhileSending(t *testing.T) {
-	t.Parallel()
-	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
-	})
-	sid := s.session(t)
-	done := make(chan response, 1)
-	go func() {
-		done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"held"}}}`,
-			"Mcp-Session-Id", sid)
-	}()
-	<-s.held // the call holds all the room
-	defer func() { close(s.unhold); <-done }()
-	conn, err := net.Dial("tcp", s.host)
+func busyWhileSending(t *testing.T, host string) {
+	conn, err := net.Dial("tcp", host)
 	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
-	body := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("x", MaxBodySize-100) + `"}}`
 	// More than sockets hold: the writes wait for the server to read, and
 	// the client reads the answer once it has sent the whole request.
+	body := `{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("x", MaxBodySize-100) + `"}}`
 	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
 	require.NoError(t, err, "the server stopped reading the body")
