@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/tools"
@@ -86,6 +87,10 @@ var allowedSchemaKeywords = map[string]bool{
 	"description": true, "enum": true, "additionalProperties": true,
 }
 
+// hostDescriptionCut is where Claude Code cuts a tool's description: a
+// model reads no further.
+const hostDescriptionCut = 2048
+
 func TestToolsListContract(t *testing.T) {
 	session := connectInMemory(t, "2025-11-25")
 	res, err := session.ListTools(context.Background(), nil)
@@ -111,6 +116,8 @@ func TestToolsListContract(t *testing.T) {
 			require.True(t, ok, "unexpected tool %q", tool.Name)
 			assert.NotEmpty(t, tool.Title, "title")
 			assert.NotEmpty(t, tool.Description, "description")
+			assert.LessOrEqual(t, utf8.RuneCountInString(tool.Description), hostDescriptionCut,
+				"the description is cut by Claude Code past %d characters", hostDescriptionCut)
 			for _, p := range w.optional {
 				assert.Contains(t, tool.Description, p, "the description names the optional parameter")
 			}

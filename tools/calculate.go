@@ -74,9 +74,11 @@ func calculateOutputSchema() *jsonschema.Schema {
 // so that it stays true when one changes.
 func calculateDescription() string {
 	all, left, right := operators()
-	lacking := "%, " // models often write %: say it is not an operator (exercise 1 makes it one)
+	// Models often write %, and may read it as Python does (-7 % 4 = 1):
+	// say that it is no operator or, once it is one (exercise 1), its sign.
+	lacking, remainder := "%, ", ""
 	if strings.Contains(all, "%") {
-		lacking = ""
+		lacking, remainder = "", "% is the remainder, with the sign of the dividend: -7 % 4 = -3, 7 % -4 = 3. "
 	}
 	return fmt.Sprintf("Evaluates an arithmetic expression exactly where arithmetic is exact, and says when it is not. "+
 		"Returns result, exact, and parsed (the expression as read, fully parenthesized). "+
@@ -91,9 +93,9 @@ func calculateDescription() string {
 		"Argument: expression (string, required), at most %d characters and %d levels of nesting. "+
 		"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary %s with the usual precedence, left-associative; "+
 		"%s for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. "+
-		"Nothing else: no variables, functions, %scommas, thousands separators or hexadecimal. "+
+		"%sNothing else: no variables, functions, %scommas, thousands separators or hexadecimal. "+
 		"Division by zero and values beyond about ±1.8e308 are errors.",
-		left, calc.MaxBits, calc.MaxDigits, calc.MaxLength, calc.MaxDepth, left, right, lacking)
+		left, calc.MaxBits, calc.MaxDigits, calc.MaxLength, calc.MaxDepth, left, right, remainder, lacking)
 }
 
 // operators returns calc's binary operators as the descriptions list them:
