@@ -44,7 +44,7 @@ const (
 	Path            = "/mcp"           // other paths are 404
 	MaxBodySize     = 8 << 20          // bytes in a body, as in a stdio line
 	MaxInFlightSize = 16 << 20         // bytes in the bodies being served; each counts for 256 KiB at least
-	BodyTimeout     = 5 * time.Second  // for a request's headers, its wait for room and body, and its reply; or an idle connection
+	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its wait for room, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
 )
@@ -123,8 +123,9 @@ func IsLoopback(host string) bool {
 	return strings.EqualFold(host, "localhost") || err == nil && ip.IsLoopback()
 }
 
-// post serves a POSTed message. It waits for room for the body's
-// Content-Length (MaxBodySize if unknown) within the body's deadline.
+// post serves a POSTed message. It waits up to bodyTimeout for room for
+// the body's Content-Length (MaxBodySize if unknown), then gives the body
+// bodyTimeout to arrive: the wait was not its client's.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	weight := min(max(r.ContentLength, 256<<10), MaxBodySize)
 	if r.ContentLength < 0 {
@@ -142,6 +143,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.inFlight.Release(weight)
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.bodyTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
 	var maxBytes *http.MaxBytesError
 	switch {

@@ -361,6 +361,53 @@ func TestInFlightBound(t *testing.T) {
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "room is made once the first is answered")
 }
 
+// TestBodyAfterRoom: a POST that waited for room has the body's whole
+// deadline from when room is made: the wait was not its client's.
+func TestBodyAfterRoom(t *testing.T) {
+	t.Parallel()
+	s := start(t, func(h *Handler) {
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), failAfter
+	})
+	deadlines := make(chan time.Time, 10)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(readDeadlines{w, deadlines}, r)
+	}))
+	defer watched.Close()
+	sid := s.session(t)
+	go do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"held"}}}`,
+		"Mcp-Session-Id", sid)
+	<-s.held // the call holds all the room
+	done := make(chan response, 1)
+	go func() { done <- do(t, http.MethodPost, watched.URL+Path, initialize) }()
+	latest := <-deadlines // the POST has come, and waits
+	made := time.Now()
+	close(s.unhold)
+	assert.Equal(t, http.StatusOK, (<-done).status)
+	for len(deadlines) > 0 {
+		if d := <-deadlines; d.After(latest) {
+			latest = d
+		}
+	}
+	assert.GreaterOrEqual(t, latest.Sub(made), failAfter, "the body's deadline counts from when room was made")
+}
+
+// readDeadlines passes on the read deadlines a handler sets, and sends
+// each on a channel while it has room.
+type readDeadlines struct {
+	http.ResponseWriter
+	set chan<- time.Time
+}
+
+func (w readDeadlines) SetReadDeadline(d time.Time) error {
+	select {
+	case w.set <- d:
+	default: // more than the test reads: it wants the latest of a few
+	}
+	return http.NewResponseController(w.ResponseWriter).SetReadDeadline(d)
+}
+
+func (w readDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // busyWhileSending: a client still sending its body when the wait for
 // room ends reads the 503, not a connection reset.
 func busyWhileSending(t *testing.T, host string) {
