@@ -24,7 +24,7 @@ import { createMCPClient, MCPClientError } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
 import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
-import { stdioServer } from "./stdio-server.mjs";
+import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
 const modern = "2026-07-28";
 
@@ -96,12 +96,4 @@ await check("an unknown tool is JSON-RPC error -32602", async () => {
 
 await check("20 concurrent executes", () => concurrently(20, (call) => execute(call.tool, call.arguments)));
 
-await check(overHTTP ? "close" : "close: the server exits with status 0, its last log line msg=stopped", async () => {
-  await client.close();
-  await server?.expectStopped();
-});
-if (failed() && serverStderr()) {
-  console.log(`server stderr:\n${serverStderr()}`);
-}
-server?.remove();
-process.exit(failed() ? 1 : 0);
+await closeAndExit({ check, failed }, server, "close: the server exits with status 0, its last log line msg=stopped", () => client.close());

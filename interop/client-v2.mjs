@@ -30,7 +30,7 @@ import { DefaultJsonSchemaValidator } from "@modelcontextprotocol/client/_shims"
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
-import { stdioServer } from "./stdio-server.mjs";
+import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
 const modern = "2026-07-28";
 const modes = { legacy: "legacy", auto: "auto", [modern]: { pin: modern } };
@@ -121,12 +121,4 @@ await check("an unknown tool is JSON-RPC error -32602", async () => {
 
 await check("20 concurrent calls", () => concurrently(20, callTool));
 
-await check(overHTTP ? "close" : "close: every server it started exits with status 0, its last log line msg=stopped", async () => {
-  await client.close();
-  await server?.expectStopped();
-});
-if (failed() && serverStderr()) {
-  console.log(`server stderr:\n${serverStderr()}`);
-}
-server?.remove();
-process.exit(failed() ? 1 : 0);
+await closeAndExit({ check, failed }, server, "close: every server it started exits with status 0, its last log line msg=stopped", () => client.close());

@@ -21,7 +21,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
-import { stdioServer } from "./stdio-server.mjs";
+import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
 const [mode, target] = process.argv.slice(2);
 if (mode !== "default" || !target) {
@@ -99,12 +99,4 @@ await check("ping", async () => {
 
 await check("20 concurrent calls", () => concurrently(20, callTool));
 
-await check(overHTTP ? "close" : "close: the server exits with status 0, its last log line msg=stopped", async () => {
-  await client.close();
-  await server?.expectStopped();
-});
-if (failed() && serverStderr()) {
-  console.log(`server stderr:\n${serverStderr()}`);
-}
-server?.remove();
-process.exit(failed() ? 1 : 0);
+await closeAndExit({ check, failed }, server, "close: the server exits with status 0, its last log line msg=stopped", () => client.close());

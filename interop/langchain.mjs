@@ -24,7 +24,7 @@ import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { concurrently, expectCompiled, expectTools, expectValid, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
-import { stdioServer } from "./stdio-server.mjs";
+import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
 const [mode, target] = process.argv.slice(2);
 if (mode !== "default" || !target) {
@@ -123,9 +123,4 @@ await check("an unknown tool is JSON-RPC error -32602 (through getClient(), the 
 
 await check("20 concurrent tool invocations", () => concurrently(20, invoke));
 
-await check(overHTTP ? "close()" : "close(): the server exits with status 0, its last log line msg=stopped", async () => {
-  await client.close();
-  await server?.expectStopped();
-});
-server?.remove();
-process.exit(failed() ? 1 : 0);
+await closeAndExit({ check, failed }, server, "close(): the server exits with status 0, its last log line msg=stopped", () => client.close());

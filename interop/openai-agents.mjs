@@ -23,7 +23,7 @@ import { dirname } from "node:path";
 import { getAllMcpTools, MCPServerStdio, MCPServerStreamableHttp, RunContext, setTracingDisabled } from "@openai/agents";
 import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
-import { stdioServer } from "./stdio-server.mjs";
+import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
 const [mode, target] = process.argv.slice(2);
 if (mode !== "auto" || !target) {
@@ -113,9 +113,4 @@ if (!overHTTP) {
   });
 }
 
-await check(overHTTP ? "close()" : "close(): every server it started exits with status 0, its last log line msg=stopped", async () => {
-  await mcp.close();
-  await server?.expectStopped();
-});
-server?.remove();
-process.exit(failed() ? 1 : 0);
+await closeAndExit({ check, failed }, server, "close(): every server it started exits with status 0, its last log line msg=stopped", () => mcp.close());

@@ -14,7 +14,8 @@
 // "stdio-server: exit status N" (or "signal NAME") and exits the same way.
 //
 // Imported, stdioServer(binary) gives that command line for a client's
-// configuration, and expectStopped checks the logs afterwards.
+// configuration, and expectStopped checks the logs afterwards;
+// closeAndExit ends a client script with that check.
 
 import { spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, watch, writeSync } from "node:fs";
@@ -86,6 +87,23 @@ export function stdioServer(binary, args = []) {
     },
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+// closeAndExit ends a client script: it runs the close check, close being
+// the client's own, named what over stdio (server set) and what's part
+// before its ":" over HTTP, where there is no server to watch; prints the
+// servers' stderr if any check failed; removes the logs; and exits 1 if
+// any check failed, else 0. check and failed are checker()'s.
+export async function closeAndExit({ check, failed }, server, what, close) {
+  await check(server ? what : what.split(":")[0], async () => {
+    await close();
+    await server?.expectStopped();
+  });
+  if (failed() && server?.log()) {
+    console.log(`server stderr:\n${server.log()}`);
+  }
+  server?.remove();
+  process.exit(failed() ? 1 : 0);
 }
 
 if (process.argv[1] === self) {
