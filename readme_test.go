@@ -340,6 +340,7 @@ func TestLimitsPage(t *testing.T) {
 		seconds(streamable.BodyTimeout) + " after it starts (`BodyTimeout`)",
 		"closed after " + seconds(streamable.BodyTimeout),
 		fmt.Sprintf("%d at once", maxConnections),
+		"closed within " + seconds(2*streamable.BodyTimeout) + ", twice `BodyTimeout`",
 		fmt.Sprintf("%d of the 2025 handshake (`MaxSessions`)", streamable.MaxSessions),
 		fmt.Sprintf("idle %d minutes ends", int(streamable.SessionTimeout.Minutes())),
 		fmt.Sprintf("at most %s characters", grouped(tools.MaxEchoLength)),
