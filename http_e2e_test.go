@@ -183,13 +183,16 @@ func TestHTTPHalfSentBodies(t *testing.T) {
 	for i, c := range conns {
 		// A bound for a failure only: a body waits for room, then has its time to arrive.
 		require.NoError(t, c.SetReadDeadline(start.Add(4*streamable.BodyTimeout)))
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		r := bufio.NewReader(c)
+		resp, err := http.ReadResponse(r, nil)
 		require.NoError(t, err, "half-sent body %d", i)
 		assert.Contains(t, []int{http.StatusRequestTimeout, http.StatusServiceUnavailable}, resp.StatusCode)
 		_, err = io.Copy(io.Discard, resp.Body)
 		require.NoError(t, err)
+		_, err = r.ReadByte()
+		assert.ErrorIs(t, err, io.EOF, "half-sent body %d: the server closes its connection", i)
 	}
-	t.Logf("the last half-sent body answered within %v", time.Since(start))
+	t.Logf("the last half-sent body answered and closed within %v", time.Since(start))
 	status, _, _, err = postBody(url, initializeBody)
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, status, "once the half-sent bodies are answered")

@@ -175,12 +175,15 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 }
 
 // refuseUnread answers a POST whose body is still coming, then reads and
-// drops the body for up to bodyTimeout more: a connection closed with
-// bytes unread is reset, and the reset can destroy the answer before its
-// client reads it.
+// drops the body for up to bodyTimeout more, and closes the connection: a
+// connection closed with bytes unread is reset, and the reset can destroy
+// the answer before its client reads it.
 func (h *Handler) refuseUnread(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
 	rc := http.NewResponseController(w)
 	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
+	// Full duplex, net/http would keep the connection, and read what is
+	// left of a body cut short as the next request.
+	w.Header().Set("Connection", "close")
 	writeError(w, status, jsonrpc.ID{}, e)
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))

@@ -356,6 +356,7 @@ func TestInFlightBound(t *testing.T) {
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, r.body)
 	assert.Equal(t, "1", r.header.Get("Retry-After"))
 	busyWhileSending(t, s.host)
+	halfSentRefused(t, s.host)
 	close(s.unhold)
 	assert.Equal(t, http.StatusOK, (<-done).status)
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "room is made once the first is answered")
@@ -424,6 +425,28 @@ func busyWhileSending(t *testing.T, host string) {
 	require.NoError(t, err, "the 503 was lost")
 	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
+}
+
+// halfSentRefused: a client that leaves its body half sent reads the 503,
+// then the end of its connection once the body's time is up: what it sent
+// later would not be read as another request.
+func halfSentRefused(t *testing.T, host string) {
+	conn, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(failAfter)))
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusServiceUnavailable, resp.StatusCode)
+	assert.True(t, resp.Close, "Connection: close")
+	_, err = io.Copy(io.Discard, resp.Body)
+	require.NoError(t, err)
+	_, err = r.ReadByte()
+	assert.ErrorIs(t, err, io.EOF, "the server ends the connection")
 }
 
 // TestUnreadReply: a reply its client does not read ends its connection
