@@ -17,12 +17,11 @@ var errTooLong = errors.New("line too long")
 func (c *conn) readLine() ([]byte, error) {
 	for c.long = c.long[:0]; ; {
 		frag, err := c.in.ReadSlice('\n')
-		if len(c.long)+len(frag) > c.opts.MaxLine+len("\r\n") {
+		if len(c.long)+len(frag) > c.opts.MaxLine+len("\r\n") { // never held whole
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = c.in.ReadSlice('\n')
 			}
-			c.trace("read: ", fmt.Appendf(nil, "(a line of more than %d bytes, skipped)", c.opts.MaxLine))
-			return nil, errTooLong
+			return nil, c.tooLong()
 		}
 		line := frag
 		if len(c.long) > 0 || errors.Is(err, bufio.ErrBufferFull) {
@@ -36,11 +35,19 @@ func (c *conn) readLine() ([]byte, error) {
 			return nil, err
 		}
 		c.long = c.long[:0]
-		if line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")); len(bytes.Trim(line, " \t\r")) > 0 {
+		switch line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte("\n")), []byte("\r")); {
+		case len(line) > c.opts.MaxLine: // by a byte or two
+			return nil, c.tooLong()
+		case len(bytes.Trim(line, " \t\r")) > 0:
 			c.trace("read: ", line)
 			return line, nil
 		}
 	}
+}
+
+func (c *conn) tooLong() error {
+	c.trace("read: ", fmt.Appendf(nil, "(a line of more than %d bytes, skipped)", c.opts.MaxLine))
+	return errTooLong
 }
 
 // maxTrace is the longest line traced, in bytes.

@@ -248,6 +248,16 @@ func TestLines(t *testing.T) {
 	assert.Equal(t, "null", rid)
 	assert.EqualValues(t, -32600, code)
 	assert.Contains(t, msg, "a line may hold at most 200 bytes")
+	padded := func(id, n int) string { // a ping of n bytes
+		line := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"x":""}}`, id)
+		return strings.Replace(line, `""`, `"`+strings.Repeat("x", n-len(line))+`"`, 1)
+	}
+	c.send(padded(5, 200) + "\r")
+	assert.Equal(t, "5", string(c.recv().ID), "a line of MaxLine bytes, and \\r\\n")
+	c.send(padded(6, 201))
+	rid, code, _ = c.recvError()
+	assert.Equal(t, "null", rid, "a line of MaxLine+1 bytes")
+	assert.EqualValues(t, -32600, code)
 	_, err := io.WriteString(c.in, `{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
 	require.NoError(t, err)
 	require.NoError(t, c.end())
