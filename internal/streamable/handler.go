@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -79,10 +80,14 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A body that never comes must not hold the connection: net/http reads
-	// what a handler leaves of it, and would wait for ever.
+	// what a handler leaves of it, and would wait for ever. Nor may a reply
+	// its client does not read.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout)) // not every ResponseWriter has deadlines
-	r.Host = strings.ToLower(r.Host)                      // go-sdk's Host check knows "localhost" only
+	reply := &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
+	defer reply.start() // for a reply net/http writes once the handler returns
+	w = reply
+	r.Host = strings.ToLower(r.Host) // go-sdk's Host check knows "localhost" only
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	post := *r // CrossOriginProtection exempts GET, which here opens an event stream
 	post.Method = http.MethodPost
@@ -160,7 +165,6 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	// Else net/http's background read would hit the deadline in a long call,
 	// and cancel it.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
-	w = &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	msg, err := protocol.Decode(body)
 	var refusal *protocol.Refusal
@@ -282,9 +286,11 @@ func (p *heldError) Write(b []byte) (int, error) {
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
 func (p *heldError) Unwrap() http.ResponseWriter { return p.ResponseWriter }
 
-// A replyDeadline gives a POST's reply, once it starts, timeout to go out:
-// one its client does not read ends its connection, and frees its room in
-// the bytes in flight.
+// A replyDeadline gives a reply, once it starts, timeout to go out: one its
+// client does not read ends its connection, and frees its room in the bytes
+// in flight. An event stream has none: it lasts as long as its session.
+// net/http keeps a deadline for the connection's next requests, so every
+// reply sets its own.
 type replyDeadline struct {
 	http.ResponseWriter
 	timeout time.Duration
@@ -302,10 +308,15 @@ func (d *replyDeadline) Write(b []byte) (int, error) {
 }
 
 func (d *replyDeadline) start() {
-	if !d.started {
-		d.started = true
-		_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(time.Now().Add(d.timeout))
+	if d.started {
+		return
 	}
+	d.started = true
+	deadline := time.Now().Add(d.timeout)
+	if d.Header().Get("Content-Type") == "text/event-stream" {
+		deadline = time.Time{}
+	}
+	_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(deadline)
 }
 
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
@@ -316,6 +327,7 @@ func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Err
 	data, _ := protocol.Encode(&jsonrpc.Response{ID: id, Error: e}) // an error always encodes
 	w.Header().Del("X-Content-Type-Options")                        // left by the http.Error this replaces
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(data))) // the whole reply, even when flushed early
 	w.WriteHeader(status)
 	_, _ = w.Write(data) // the client may have gone
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -371,7 +372,7 @@ func TestBodyAfterRoom(t *testing.T) {
 	})
 	deadlines := make(chan time.Time, 10)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.ServeHTTP(readDeadlines{w, deadlines}, r)
+		s.ServeHTTP(watchDeadlines{ResponseWriter: w, read: deadlines}, r)
 	}))
 	defer watched.Close()
 	sid := s.session(t)
@@ -392,22 +393,31 @@ func TestBodyAfterRoom(t *testing.T) {
 	assert.GreaterOrEqual(t, latest.Sub(made), failAfter, "the body's deadline counts from when room was made")
 }
 
-// readDeadlines passes on the read deadlines a handler sets, and sends
-// each on a channel while it has room.
-type readDeadlines struct {
+// watchDeadlines passes on the deadlines a handler sets, and sends each on
+// its channel, if any, while it has room: a test wants the latest of a few.
+type watchDeadlines struct {
 	http.ResponseWriter
-	set chan<- time.Time
+	read, write chan<- time.Time
 }
 
-func (w readDeadlines) SetReadDeadline(d time.Time) error {
-	select {
-	case w.set <- d:
-	default: // more than the test reads: it wants the latest of a few
-	}
+func (w watchDeadlines) SetReadDeadline(d time.Time) error {
+	offer(w.read, d)
 	return http.NewResponseController(w.ResponseWriter).SetReadDeadline(d)
 }
 
-func (w readDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
+	offer(w.write, d)
+	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(d)
+}
+
+func (w watchDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func offer(c chan<- time.Time, d time.Time) {
+	select {
+	case c <- d:
+	default: // a nil channel, or one full
+	}
+}
 
 // busyWhileSending: a client still sending its body when the wait for
 // room ends reads the 503, not a connection reset.
@@ -467,4 +477,43 @@ func TestUnreadReply(t *testing.T) {
 	<-s.held                // the call holds all the room
 	r := do(t, http.MethodPost, s.url, initialize)
 	assert.Equal(t, http.StatusOK, r.status, "the unread reply held the room: %s", r.body)
+}
+
+// TestUnreadErrors: answers that come from no MCP handler, here 404s to
+// pipelined GETs that their client never reads, end their connection after
+// the write deadline too.
+func TestUnreadErrors(t *testing.T) {
+	t.Parallel()
+	s := start(t, func(h *Handler) { h.replyTimeout = 100 * time.Millisecond })
+	conn, err := net.Dial("tcp", s.host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	require.NoError(t, conn.SetWriteDeadline(time.Now().Add(failAfter)))
+	gets := []byte(strings.Repeat("GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 100))
+	for err == nil {
+		_, err = conn.Write(gets)
+	}
+	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the server stopped reading, and kept the connection")
+}
+
+// TestEventStreamDeadline: a session's event stream has no write deadline,
+// though net/http keeps its connection's last: it lasts as long as its
+// session.
+func TestEventStreamDeadline(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	deadlines := make(chan time.Time, 10)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(watchDeadlines{ResponseWriter: w, write: deadlines}, r)
+	}))
+	defer watched.Close()
+	req, err := http.NewRequest(http.MethodGet, watched.URL+Path, nil)
+	require.NoError(t, err)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", s.session(t))
+	resp, err := http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	defer func() { _ = resp.Body.Close() }()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Equal(t, time.Time{}, <-deadlines, "the event stream's write deadline")
 }
