@@ -66,13 +66,16 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		// Requests end with ctx: shutdown waits for every request, and a
 		// session's GET stream would otherwise last until its client leaves.
 		BaseContext: func(net.Listener) context.Context { return ctx },
-		// No ReadTimeout or WriteTimeout: they would cut event streams
-		// short. The handler bounds the time a body takes instead. A
-		// connection that sends nothing holds its room no longer.
-		ReadHeaderTimeout: streamable.BodyTimeout,
-		IdleTimeout:       streamable.BodyTimeout,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		// The handler bounds each body and reply, and lifts the bounds for
+		// event streams; ReadTimeout bounds what net/http reads without it
+		// (a body after its own 417). An idle connection closes after
+		// IdleTimeout.
+		ReadHeaderTimeout:            streamable.BodyTimeout,
+		ReadTimeout:                  2 * streamable.BodyTimeout, // the headers, then the body
+		IdleTimeout:                  streamable.BodyTimeout,
+		DisableGeneralOptionsHandler: true, // else net/http answers OPTIONS * itself, in plain text
+		MaxHeaderBytes:               64 << 10,
+		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(netutil.LimitListener(ln, maxConnections)) }()

@@ -3,13 +3,16 @@ package main
 import (
 	"mcp-hello-tools/internal/streamable"
 
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -233,4 +236,36 @@ func TestRunHTTPFlag(t *testing.T) {
 		assert.Contains(t, err.Error(), tt.wantErr, "run(%q)", tt.args)
 		assert.Empty(t, stdout.String(), "run(%q) stdout", tt.args)
 	}
+}
+
+// TestHTTPBodiesWithoutHandler: requests that net/http would answer itself,
+// an Expect it does not know (417) and OPTIONS * (the handler's 404 here),
+// whose bodies never come, free their connections too.
+func TestHTTPBodiesWithoutHandler(t *testing.T) {
+	slow(t)
+	endpoint, _ := startHTTP(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), streamable.Path)
+	var wg sync.WaitGroup
+	for head, status := range map[string]int{"POST /mcp HTTP/1.1\r\nExpect: something\r\n": 417, "OPTIONS * HTTP/1.1\r\n": 404} {
+		wg.Go(func() {
+			conn, err := net.Dial("tcp", host)
+			if !assert.NoError(t, err) {
+				return
+			}
+			defer func() { _ = conn.Close() }()
+			_, err = io.WriteString(conn, head+"Host: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{")
+			assert.NoError(t, err)
+			assert.NoError(t, conn.SetReadDeadline(time.Now().Add(4*streamable.BodyTimeout))) // a bound for a failure only
+			r := bufio.NewReader(conn)
+			resp, err := http.ReadResponse(r, nil)
+			if !assert.NoError(t, err, head) {
+				return
+			}
+			assert.Equal(t, status, resp.StatusCode, head)
+			_, _ = io.Copy(io.Discard, resp.Body)
+			_, err = r.ReadByte()
+			assert.ErrorIs(t, err, io.EOF, "%s: the server ends the connection", head)
+		})
+	}
+	wg.Wait()
 }

@@ -84,7 +84,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// its client does not read.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout)) // not every ResponseWriter has deadlines
-	reply := &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
+	// Until a body is read, net/http may wait for it before it sends the reply.
+	reply := &replyDeadline{ResponseWriter: w, timeout: h.bodyTimeout + h.replyTimeout}
 	defer reply.start() // for a reply net/http writes once the handler returns
 	w = reply
 	r.Host = strings.ToLower(r.Host) // go-sdk's Host check knows "localhost" only
@@ -96,7 +97,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %.60q); "+
 			"this local server answers MCP clients only", r.Header.Get("Origin")))
 	case r.URL.Path == Path && r.Method == http.MethodPost:
-		h.post(w, r)
+		h.post(reply, r)
 	case r.URL.Path == Path && r.ContentLength == 0: // GET opens a legacy session's event stream, DELETE ends one
 		_ = rc.SetReadDeadline(time.Time{})
 		handler := h.legacy
@@ -131,7 +132,7 @@ func IsLoopback(host string) bool {
 // post serves a POSTed message. It waits up to bodyTimeout for room for
 // the body's Content-Length (MaxBodySize if unknown), then gives the body
 // bodyTimeout to arrive: the wait was not its client's.
-func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
+func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	weight := min(max(r.ContentLength, 256<<10), MaxBodySize)
 	if r.ContentLength < 0 {
 		weight = MaxBodySize
@@ -165,6 +166,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	// Else net/http's background read would hit the deadline in a long call,
 	// and cancel it.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Time{})
+	w.timeout = h.replyTimeout
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	msg, err := protocol.Decode(body)
 	var refusal *protocol.Refusal

@@ -484,7 +484,7 @@ func TestUnreadReply(t *testing.T) {
 // the write deadline too.
 func TestUnreadErrors(t *testing.T) {
 	t.Parallel()
-	s := start(t, func(h *Handler) { h.replyTimeout = 100 * time.Millisecond })
+	s := start(t, func(h *Handler) { h.bodyTimeout, h.replyTimeout = 100*time.Millisecond, 100*time.Millisecond })
 	conn, err := net.Dial("tcp", s.host)
 	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
