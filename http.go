@@ -69,10 +69,11 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		// The handler bounds each body and reply, and lifts the bounds for
 		// event streams; ReadTimeout bounds what net/http reads without it
 		// (a body after its own 417). An idle connection closes after
-		// IdleTimeout.
+		// IdleTimeout, a busy one after streamable.MaxConnectionAge.
 		ReadHeaderTimeout:            streamable.BodyTimeout,
 		ReadTimeout:                  2 * streamable.BodyTimeout, // the headers, then the body
 		IdleTimeout:                  streamable.BodyTimeout,
+		ConnContext:                  streamable.ConnContext,
 		DisableGeneralOptionsHandler: true, // else net/http answers OPTIONS * itself, in plain text
 		MaxHeaderBytes:               64 << 10,
 		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),

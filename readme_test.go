@@ -341,6 +341,7 @@ func TestLimitsPage(t *testing.T) {
 		"closed after " + seconds(streamable.BodyTimeout),
 		fmt.Sprintf("%d at once", maxConnections),
 		"closed within " + seconds(2*streamable.BodyTimeout) + ", twice `BodyTimeout`",
+		seconds(streamable.MaxConnectionAge) + " old (`MaxConnectionAge`)",
 		fmt.Sprintf("%d of the 2025 handshake (`MaxSessions`)", streamable.MaxSessions),
 		fmt.Sprintf("idle %d minutes ends", int(streamable.SessionTimeout.Minutes())),
 		fmt.Sprintf("at most %s characters", grouped(tools.MaxEchoLength)),

@@ -48,7 +48,18 @@ const (
 	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its wait for room, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
+	// A connection older closes after its next reply, so that one waiting
+	// to be accepted has its turn, however busy clients keep theirs.
+	MaxConnectionAge = 10 * time.Second
 )
+
+// ConnContext is an http.Server's ConnContext: it notes when a connection
+// was accepted, for MaxConnectionAge.
+func ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, acceptedKey{}, time.Now())
+}
+
+type acceptedKey struct{}
 
 // A Handler is the http.Handler of an MCP server.
 type Handler struct {
@@ -58,6 +69,7 @@ type Handler struct {
 	legacy, modern            *mcp.StreamableHTTPHandler
 	inFlight                  *semaphore.Weighted
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
+	maxAge                    time.Duration // MaxConnectionAge
 	maxSessions               int
 
 	mu       sync.Mutex
@@ -74,7 +86,7 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 	}
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
-		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
+		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
 }
 
 // ServeHTTP implements http.Handler.
@@ -88,6 +100,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply := &replyDeadline{ResponseWriter: w, timeout: h.bodyTimeout + h.replyTimeout}
 	defer reply.start() // for a reply net/http writes once the handler returns
 	w = reply
+	if accepted, ok := r.Context().Value(acceptedKey{}).(time.Time); ok && time.Since(accepted) >= h.maxAge {
+		w.Header().Set("Connection", "close")
+	}
 	r.Host = strings.ToLower(r.Host) // go-sdk's Host check knows "localhost" only
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
 	post := *r // CrossOriginProtection exempts GET, which here opens an event stream

@@ -68,7 +68,9 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 	if configure != nil {
 		configure(s.Handler)
 	}
-	srv := httptest.NewServer(s.Handler)
+	srv := httptest.NewUnstartedServer(s.Handler)
+	srv.Config.ConnContext = ConnContext // as http.go has it
+	srv.Start()
 	t.Cleanup(func() {
 		select {
 		case <-s.unhold:
@@ -516,4 +518,16 @@ func TestEventStreamDeadline(t *testing.T) {
 	defer func() { _ = resp.Body.Close() }()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, time.Time{}, <-deadlines, "the event stream's write deadline")
+}
+
+// TestConnectionAge: a connection past its age closes after its next
+// reply, pipelined requests after it unanswered; a younger one serves them.
+func TestConnectionAge(t *testing.T) {
+	t.Parallel()
+	gets := strings.Repeat("GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 2) +
+		"GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+	for age, replies := range map[time.Duration]int{0: 1, failAfter: 3} {
+		s := start(t, func(h *Handler) { h.maxAge = age })
+		assert.Equal(t, replies, strings.Count(rawRequest(t, s.host, gets), "HTTP/1.1 404"), "age %v", age)
+	}
 }
