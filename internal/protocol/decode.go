@@ -34,7 +34,8 @@ func (r *Refusal) Error() string { return r.Err.Message }
 // Decode reads the message in data, a stdio line or an HTTP body, with
 // go-sdk's jsonrpc.DecodeMessage, and refuses what that lets through: a
 // message nested more than 64 levels or of more than 10,000 values, text
-// after it, and ids MCP does not allow, which DecodeMessage reads as others (null as none, 6.5 as 6).
+// after it, and ids MCP does not allow, which DecodeMessage reads as
+// others (null as none, 6.5 as 6).
 //
 // It returns a *jsonrpc.Request or *jsonrpc.Response, or a *Refusal: -32700
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0

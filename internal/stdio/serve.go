@@ -46,9 +46,9 @@ type Options struct {
 
 // Serve serves server over opts.In and opts.Out until the input has ended
 // and each request read is answered or abandoned (GracePeriod), a reply
-// going out written whole, or, at
-// once, until a write fails, whose error it returns, or ctx is done. Once
-// it returns, handlers still running are left to end with the process.
+// going out written whole, or, at once, until a write fails, whose error
+// it returns, or ctx is done. Once it returns, handlers still running are
+// left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	protocol.LimitMemory()
 	opts.Logger = cmp.Or(opts.Logger, slog.New(slog.DiscardHandler))

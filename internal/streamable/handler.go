@@ -96,8 +96,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// its client does not read.
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout)) // not every ResponseWriter has deadlines
-	// Until a body is read, net/http may wait for it before it sends the reply.
-	reply := &replyDeadline{ResponseWriter: w, timeout: h.bodyTimeout + h.replyTimeout}
+	reply := &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
+	if r.ContentLength != 0 { // until it is read, net/http may wait for the body before it sends the reply
+		reply.timeout += h.bodyTimeout
+	}
 	defer reply.start() // for a reply net/http writes once the handler returns
 	w = reply
 	if accepted, ok := r.Context().Value(acceptedKey{}).(time.Time); ok && time.Since(accepted) >= h.maxAge {
