@@ -24,8 +24,8 @@ import (
 	"syscall"
 	"time"
 
+	"mcp-hello-tools/internal/logwriter"
 	"mcp-hello-tools/internal/protocol"
-	"mcp-hello-tools/internal/stderr"
 	"mcp-hello-tools/internal/stdio"
 	"mcp-hello-tools/tools"
 )
@@ -43,17 +43,17 @@ func main() {
 
 // run runs the command with args, serving until ctx is cancelled or, on
 // stdio, stdin ends. While serving, stdout carries protocol messages only.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrOut io.Writer) error {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "config" {
-		return runConfig(args[1:], stdout, stderrOut)
+		return runConfig(args[1:], stdout, stderr)
 	}
 	flags := flag.NewFlagSet(name, flag.ContinueOnError)
-	flags.SetOutput(stderrOut)
+	flags.SetOutput(stderr)
 	showVersion := flags.Bool("version", false, "print the version and exit")
 	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written on stdio to stderr")
 	httpAddr := flags.String("http", "", "serve Streamable HTTP at http://`address`/mcp instead of stdio (loopback only, such as 127.0.0.1:8080)")
 	flags.Usage = func() {
-		fmt.Fprintf(stderrOut, "Usage:\n\n\t%s [flags]\n\t%[1]s config CLIENT [-binary PATH]\n\n"+
+		fmt.Fprintf(stderr, "Usage:\n\n\t%s [flags]\n\t%[1]s config CLIENT [-binary PATH]\n\n"+
 			"Serves the MCP tools over stdio, or over Streamable HTTP with -http.\n\nThe flags are:\n\n", name)
 		flags.PrintDefaults()
 	}
@@ -73,10 +73,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderrOut 
 		return errors.New("-trace shows the stdio transport's messages; it does not work with -http")
 	}
 
-	// A client may close our stderr or stdout early: a write then fails
-	// with EPIPE instead of killing the process with SIGPIPE.
+	// What serving changes about the process: a client may close our
+	// stderr or stdout early, and a write then fails with EPIPE instead of
+	// killing the process with SIGPIPE; and memory is bounded (limits.go).
 	signal.Ignore(syscall.SIGPIPE)
-	logs := stderr.NewLogWriter(stderrOut)
+	limitMemory()
+	logs := logwriter.New(stderr)
 	defer logs.Flush(time.Second)
 	logger := slog.New(slog.NewTextHandler(logs, nil))
 	server := newServer(time.Now, logger)

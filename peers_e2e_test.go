@@ -159,13 +159,18 @@ func TestPeerAmplifiesEcho(t *testing.T) {
 // TestPeerNestsDeep: a line of two million '[' once overflowed the stack of
 // the recursive JSON decoder and ended the process; a message nesting
 // deeper than 64 levels is refused before any decoder reads it, with its
-// id if one comes first, else "id": null.
+// id where encoding/json's scan finds one (up to 10,000 levels), else
+// "id": null.
 func TestPeerNestsDeep(t *testing.T) {
 	s := startWireServer(t)
+	deep := func(id, n int) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping","params":{"_meta":`, id) + strings.Repeat(`{"a":`, n) + "1" + strings.Repeat("}", n) + "}}"
+	}
 	s.send(t, strings.Repeat("[", 2_000_000))
-	s.send(t, `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"_meta":`+strings.Repeat(`{"a":`, 50_000)+"1"+strings.Repeat("}", 50_000)+"}}")
+	s.send(t, deep(1, 9_000))
+	s.send(t, deep(3, 50_000))
 	s.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
-	for _, id := range []string{"null", "1"} {
+	for _, id := range []string{"null", "1", "null"} {
 		r := s.receive(t)
 		require.NotNil(t, r.Error, "reply to id %s", id)
 		assert.Equal(t, id, string(r.ID))

@@ -345,6 +345,7 @@ func TestLimitsPage(t *testing.T) {
 		fmt.Sprintf("%d of the 2025 handshake (`MaxSessions`)", streamable.MaxSessions),
 		fmt.Sprintf("idle %d minutes ends", int(streamable.SessionTimeout.Minutes())),
 		fmt.Sprintf("at most %s characters", grouped(tools.MaxEchoLength)),
+		fmt.Sprintf("past %d MiB (`memoryLimit`", memoryLimit>>20),
 		fmt.Sprintf("%s characters, %d levels of nesting, %s bits a numerator or denominator, %d significant digits",
 			grouped(calc.MaxLength), calc.MaxDepth, grouped(calc.MaxBits), calc.MaxDigits),
 	} {

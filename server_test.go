@@ -197,7 +197,7 @@ func TestInputErrors(t *testing.T) {
 		{"calculate not finite", "calculate", map[string]any{"expression": "1e308*10"}, "finite"},
 		{"get_timestamp bad format", "get_timestamp", map[string]any{"format": "rfc822"}, `argument "format" is "rfc822"; it must be one of ["iso8601" "unix" "human"]`},
 		{"get_timestamp format with a newline", "get_timestamp", map[string]any{"format": "human\n"}, `argument "format" is "human\n"; it must be one of`},
-		{"get_timestamp long format", "get_timestamp", map[string]any{"format": strings.Repeat("x", 100_000)}, `argument "format" is "` + strings.Repeat("x", 40) + `…"; it must be one of`},
+		{"get_timestamp long format", "get_timestamp", map[string]any{"format": strings.Repeat("x", 100_000)}, `argument "format" is "` + strings.Repeat("x", protocol.MaxQuote) + `…"; it must be one of`},
 		{"get_timestamp unknown zone", "get_timestamp", map[string]any{"timezone": "Mars/Olympus"}, "Mars/Olympus"},
 		{"get_timestamp Local", "get_timestamp", map[string]any{"timezone": "Local"}, "IANA"},
 		{"get_timestamp unknown argument", "get_timestamp", map[string]any{"zone": "UTC"}, `unknown argument "zone"`},

@@ -1,13 +1,10 @@
 package protocol
 
 import (
-	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
-	"os"
 	"reflect"
-	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,19 +80,19 @@ func (ms Methods) Check(req *jsonrpc.Request, header string) (modern bool, err e
 	notification := strings.HasPrefix(req.Method, "notifications/")
 	switch kind := kind(req.Params); {
 	case req.IsCall() && notification: // go-sdk would act on it, and answer another request (code 0)
-		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a notification: send it without an id", Cut(req.Method, 40))
+		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a notification: send it without an id", Cut(req.Method, MaxQuote))
 	case !req.IsCall() && known && !notification:
 		return modern, Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a request: give it an id", req.Method)
 	case modern && version == "":
 		return modern, Errorf(jsonrpc.CodeInvalidParams, `invalid params: %s params must carry the protocol version in "_meta": `+
-			`{%q: %q}, with the client's capabilities in %q`, Cut(req.Method, 40), mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
+			`{%q: %q}, with the client's capabilities in %q`, Cut(req.Method, MaxQuote), mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities)
 	case hasVersion && header != "" && header != version: // MCP 2026-07-28, Streamable HTTP
 		return modern, Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
-			Cut(header, 40), Cut(version, 40))
+			Cut(header, MaxQuote), Cut(version, MaxQuote))
 	case modern && version != ModernVersion:
 		return modern, unsupported(version)
 	case !known:
-		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q", Cut(req.Method, 40))
+		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q", Cut(req.Method, MaxQuote))
 	case !ms[req.Method]:
 		return modern, Errorf(jsonrpc.CodeMethodNotFound, "method not found: %q (this server does not advertise the %s capability)",
 			req.Method, m.capability)
@@ -127,9 +124,7 @@ var goKinds = map[reflect.Kind]string{reflect.String: "a string", reflect.Bool: 
 // metaVersion returns the protocol version in a call's _meta ("" if it is
 // not a string), and whether there is one, as go-sdk reads it.
 func metaVersion(req *jsonrpc.Request) (string, bool) {
-	// Most requests carry none: look for its key before decoding, unless
-	// an escape (protocolVersio\u006e) could hide it.
-	if !req.IsCall() || !bytes.Contains(req.Params, []byte(mcp.MetaKeyProtocolVersion)) && !bytes.Contains(req.Params, []byte(`\`)) {
+	if !req.IsCall() {
 		return "", false
 	}
 	var p struct {
@@ -150,12 +145,32 @@ func metaVersion(req *jsonrpc.Request) (string, bool) {
 func unsupported(version string) error {
 	served := mcp.SupportedProtocolVersions()
 	e := Errorf(mcp.CodeUnsupportedProtocolVersion, "unsupported protocol version %q: requests that carry their version "+
-		"in _meta are served at %s", Cut(version, 40), ModernVersion)
+		"in _meta are served at %s", Cut(version, MaxQuote), ModernVersion)
 	if slices.Contains(served, version) {
 		e.Message += "; " + version + " is served after an initialize handshake"
 	}
-	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: Cut(version, 40)})
+	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: Cut(version, MaxQuote)})
 	return e
+}
+
+// maxKept is the most of the client's name and version, in bytes, that a
+// session keeps.
+const maxKept = 200
+
+// Handshake refuses a request of a 2025 session that misuses initialize:
+// a second initialize, or a request before the first but ping. go-sdk
+// v1.8.0 answers both with code 0 (go-sdk#976). Once fixed: delete it.
+func Handshake(method string, initialized bool) error {
+	switch {
+	case method == "initialize" && initialized:
+		return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: this session is initialized already; "+
+			"send initialize once, at the start of a session")
+	case method != "initialize" && method != "ping" && !initialized:
+		return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q before initialize: send initialize first "+
+			"(over HTTP, then the Mcp-Session-Id header of its response with every request), "+
+			`or, in MCP %s, give each request its protocol version in "_meta"`, Cut(method, MaxQuote), ModernVersion)
+	}
+	return nil
 }
 
 // KeptOfInitialize returns what a session keeps of initialize params: the
@@ -172,20 +187,8 @@ func KeptOfInitialize(params json.RawMessage) json.RawMessage {
 		p.Capabilities.Experimental, p.Capabilities.Extensions = nil, nil
 	}
 	if p.ClientInfo != nil {
-		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, 200), Version: Cut(p.ClientInfo.Version, 200)}
+		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, maxKept), Version: Cut(p.ClientInfo.Version, maxKept)}
 	}
 	kept, _ := json.Marshal(&p) // what was decoded encodes
 	return kept
-}
-
-// memoryLimit is the soft memory limit while serving, unless GOMEMLIMIT
-// sets one: go-sdk copies a request some ten times, and past the limit the
-// garbage collector works harder rather than the process grows.
-const memoryLimit = 128 << 20
-
-// LimitMemory sets memoryLimit, unless GOMEMLIMIT sets another.
-func LimitMemory() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
-	}
 }

@@ -31,11 +31,13 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Err.Message }
 
-// Decode reads the message in data, a stdio line or an HTTP body, with
-// go-sdk's jsonrpc.DecodeMessage, and refuses what that lets through: a
-// message nested more than 64 levels or of more than 10,000 values, text
-// after it, and ids MCP does not allow, which DecodeMessage reads as
-// others (null as none, 6.5 as 6).
+// Decode reads the message in data, a stdio line or an HTTP body, in one
+// pass of a decoder that copies nothing, as go-sdk's own decoder does not:
+// it allocates 64 KiB a message, and a flood of notifications is read
+// some thirty times slower. It refuses what go-sdk's decoder lets through:
+// a message nested more than 64 levels or of more than 10,000 values, text
+// after it, and ids MCP does not allow, which go-sdk reads as others (null
+// as none, 6.5 as 6).
 //
 // It returns a *jsonrpc.Request or *jsonrpc.Response, or a *Refusal: -32700
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
@@ -44,28 +46,36 @@ func (r *Refusal) Error() string { return r.Err.Message }
 func Decode(data []byte) (jsonrpc.Message, error) {
 	switch depth, values := shape(data); {
 	case depth > maxNesting:
-		return nil, refuse(leadingID(data), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
+		return nil, refuse(idOf(data), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
 	case values > maxValues:
-		return nil, refuse(leadingID(data), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
+		return nil, refuse(idOf(data), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
 	}
-	if req := plain(data); req != nil {
-		return req, nil
+	var m struct {
+		JSONRPC json.RawMessage `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Method  json.RawMessage `json:"method"`
+		Params  json.RawMessage `json:"params"`
 	}
-	var envelope struct {
-		ID json.RawMessage `json:"id"`
+	var id any
+	rest, err := segjson.Parse(data, &m, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
+	version, isString := text(m.JSONRPC)
+	method, isMethod := text(m.Method)
+	if err != nil || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 || kind(data) != "an object" || !isString || version != "2.0" ||
+		!isMethod || m.ID != nil && (badID(m.ID) != "" || json.Unmarshal(m.ID, &id) != nil) {
+		return diagnose(data)
 	}
-	msg, err := jsonrpc.DecodeMessage(data)
-	rest, perr := segjson.Parse(data, &envelope, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
-	r, isResponse := msg.(*jsonrpc.Response)
-	switch {
-	case err != nil || perr != nil || len(bytes.TrimLeft(rest, " \t\r\n")) > 0:
-	case isResponse && r.Result == nil && r.Error == nil: // {"id": 1} is no response
-	case !isResponse && envelope.ID != nil && badID(envelope.ID) != "":
-		return nil, refuse(jsonrpc.ID{}, "%s", badID(envelope.ID))
-	default:
-		return msg, nil
+	req := &jsonrpc.Request{Method: method, Params: bytes.Clone(m.Params)} // data may be a buffer read into again
+	req.ID, _ = jsonrpc.MakeID(id)                                         // a string, or an integer a float64 holds exactly
+	return req, nil
+}
+
+// text returns the string a JSON value holds, and whether it holds one.
+func text(raw json.RawMessage) (string, bool) {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true // as most are written: no escapes to undo
 	}
-	return diagnose(data)
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
 }
 
 // badID says what is wrong with an id as sent, or returns "" for a string
@@ -77,7 +87,7 @@ func badID(raw json.RawMessage) string {
 	case string(raw) == "null":
 		return `"id" must be a string or an integer, not null; leave it out to send a notification`
 	}
-	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, Cut(string(raw), 40))
+	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, Cut(string(raw), MaxQuote))
 }
 
 // diagnose says why go-sdk's decoder refused data, or read only a part of
@@ -93,12 +103,7 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 	case err != nil || m == nil:
 		return nil, refuse(jsonrpc.ID{}, "a message must be a JSON object, not %s", kind(data))
 	}
-	var id jsonrpc.ID
-	if raw := m["id"]; raw != nil && badID(raw) == "" {
-		var v any
-		_ = json.Unmarshal(raw, &v)
-		id, _ = jsonrpc.MakeID(v)
-	}
+	id := idOf(data)
 	switch {
 	case m["method"] == nil && (m["result"] != nil || m["error"] != nil):
 		return &jsonrpc.Response{ID: id}, nil
@@ -118,7 +123,7 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 // has says what members holds as name, for a message refused.
 func has(members map[string]json.RawMessage, name string) string {
 	if members[name] != nil {
-		return Cut(string(members[name]), 40)
+		return Cut(string(members[name]), MaxQuote)
 	}
 	return fmt.Sprintf("no %q (member names are case-sensitive)", name)
 }
@@ -153,40 +158,19 @@ func shape(data []byte) (deepest, values int) {
 	return deepest, values
 }
 
-// leadingID returns the id of a message too deep or too wide to decode,
-// if it comes before the message nests past maxNesting or 2·maxValues
-// tokens: read a token at a time, as encoding/json's Decoder does, without
-// recursion. Most clients write it before params.
-func leadingID(data []byte) jsonrpc.ID {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	depth, key := 0, ""
-	for range 2 * maxValues {
-		tok, err := dec.Token()
-		switch {
-		case err != nil || depth > maxNesting || depth == 0 && tok != json.Delim('{'):
-			return jsonrpc.ID{}
-		case tok == json.Delim('{') || tok == json.Delim('['):
-			depth++
-		case tok == json.Delim('}') || tok == json.Delim(']'):
-			depth--
-			key = "" // a member's value ended
-		case depth == 1 && key == "":
-			key, _ = tok.(string)
-		case depth == 1 && key == "id":
-			id := tok
-			if n, ok := tok.(json.Number); ok && badID(json.RawMessage(n)) == "" {
-				id, _ = n.Float64()
-			}
-			if id, err := jsonrpc.MakeID(id); err == nil {
-				return id
-			}
-			return jsonrpc.ID{}
-		case depth == 1:
-			key = ""
-		}
+// idOf returns the id of a message refused before go-sdk decodes it, or
+// the zero ID if it has none that MCP allows. encoding/json reads it with
+// no more than a scan of the rest, up to 10,000 levels deep.
+func idOf(data []byte) jsonrpc.ID {
+	var m struct {
+		ID json.RawMessage `json:"id"`
 	}
-	return jsonrpc.ID{}
+	var id any
+	if json.Unmarshal(data, &m) != nil || m.ID == nil || badID(m.ID) != "" || json.Unmarshal(m.ID, &id) != nil {
+		return jsonrpc.ID{}
+	}
+	made, _ := jsonrpc.MakeID(id) // a string, or an integer held exactly in a float64
+	return made
 }
 
 // kind names the type of the JSON value data holds, from its first byte:
@@ -199,6 +183,15 @@ func kind(data []byte) string {
 }
 
 var kinds = map[byte]string{'{': "an object", '[': "an array", '"': "a string", 't': "a boolean", 'f': "a boolean", 'n': "null"}
+
+// MaxQuote is the most of what a client sent, in bytes, that a message
+// quotes back: a method, an id, a header, an argument. A client may send
+// megabytes of any of them.
+const MaxQuote = 60
+
+// MaxMessage is the longest error message, in bytes, taken from go-sdk or
+// a handler: theirs may quote what a client sent, whole.
+const MaxMessage = 200
 
 // Cut returns s cut to n bytes, without a broken character, and "…": a
 // reply quotes at most a little of what a client sent.
@@ -214,17 +207,11 @@ func Errorf(code int64, format string, args ...any) *jsonrpc.Error {
 	return &jsonrpc.Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// Encode encodes msg as jsonrpc.EncodeMessage does, but for a result,
-// which go-sdk has encoded already, compact, and EncodeMessage would again,
-// and an error reply without an id, which JSON-RPC 2.0 (§5) sends with
-// "id": null, and EncodeMessage without "id".
+// Encode encodes msg as jsonrpc.EncodeMessage does, but for an error reply
+// without an id, which JSON-RPC 2.0 (§5) sends with "id": null, and
+// EncodeMessage without "id".
 func Encode(msg jsonrpc.Message) ([]byte, error) {
-	r, ok := msg.(*jsonrpc.Response)
-	switch {
-	case ok && r.Error == nil && r.Result != nil:
-		id, err := json.Marshal(r.ID.Raw())
-		return append(append(append(append([]byte(`{"jsonrpc":"2.0","id":`), id...), `,"result":`...), r.Result...), '}'), err
-	case ok && !r.ID.IsValid():
+	if r, ok := msg.(*jsonrpc.Response); ok && !r.ID.IsValid() {
 		return json.Marshal(struct {
 			JSONRPC string `json:"jsonrpc"`
 			ID      any    `json:"id"`
@@ -232,36 +219,4 @@ func Encode(msg jsonrpc.Message) ([]byte, error) {
 		}{"2.0", nil, r.Error})
 	}
 	return jsonrpc.EncodeMessage(msg)
-}
-
-// plain reads a request as most are written, with "jsonrpc": "2.0", a
-// method and a string id without escapes, and an integer id, or returns nil
-// for the others, which DecodeMessage reads. go-sdk reads each message with a
-// decoder of its own, and a buffer of 32 KiB.
-func plain(data []byte) *jsonrpc.Request {
-	var w struct {
-		JSONRPC json.RawMessage `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Params  json.RawMessage `json:"params"`
-	}
-	rest, err := segjson.Parse(data, &w, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
-	if err != nil || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 || string(w.JSONRPC) != `"2.0"` || !unescaped(w.Method) ||
-		w.ID != nil && (badID(w.ID) != "" || w.ID[0] == '"' && !unescaped(w.ID)) {
-		return nil
-	}
-	var id any
-	if n, err := strconv.ParseInt(string(w.ID), 10, 64); err == nil {
-		id = float64(n)
-	} else if w.ID != nil {
-		id = string(w.ID[1 : len(w.ID)-1])
-	}
-	req := &jsonrpc.Request{Method: string(w.Method[1 : len(w.Method)-1]), Params: bytes.Clone(w.Params)}
-	req.ID, _ = jsonrpc.MakeID(id)
-	return req
-}
-
-// unescaped reports whether raw is a string of UTF-8 with no escapes.
-func unescaped(raw json.RawMessage) bool {
-	return len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:len(raw)-1], '\\') < 0 && utf8.Valid(raw)
 }

@@ -41,7 +41,7 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 				if schema := schemas.of(ctx, next, call); schema != nil {
 					call.Params.Arguments = withoutHostArguments(schema, call.Params.Arguments)
 					if problem := argumentsProblem(schema, call.Params.Arguments); problem != "" {
-						return toolError("invalid arguments for %s: %s", Cut(call.Params.Name, 60), problem), nil
+						return toolError("invalid arguments for %s: %s", Cut(call.Params.Name, MaxQuote), problem), nil
 					}
 				}
 			}
@@ -119,7 +119,7 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 // (2026-07-28, "Error Codes") has it, else as the server's own failure,
 // -32603.
 func wireError(method string, err error) *jsonrpc.Error {
-	e := Errorf(jsonrpc.CodeInternalError, "%s", Cut(err.Error(), 200))
+	e := Errorf(jsonrpc.CodeInternalError, "%s", Cut(err.Error(), MaxMessage))
 	var coded *jsonrpc.Error
 	if errors.As(err, &coded) {
 		switch coded.Code {
@@ -156,7 +156,7 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 		}
 	}
 	if unknown != nil { // "expresion" for "expression" is both
-		problems = append(problems, "unknown argument "+Cut(strings.Join(unknown, ", "), 200)+
+		problems = append(problems, "unknown argument "+Cut(strings.Join(unknown, ", "), MaxQuote)+
 			"; use only the arguments in the tool's inputSchema")
 	}
 	if problems != nil {
@@ -171,9 +171,9 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 			return fmt.Sprintf("argument %q must be %s, not %s", name, want, kind(value))
 		case prop.Enum != nil && !slices.ContainsFunc(prop.Enum, func(v any) bool { b, _ := json.Marshal(v); return string(b) == string(value) }):
 			var text string
-			shown := Cut(string(value), 40)
+			shown := Cut(string(value), MaxQuote)
 			if json.Unmarshal(value, &text) == nil {
-				shown = strconv.Quote(Cut(text, 40))
+				shown = strconv.Quote(Cut(text, MaxQuote))
 			}
 			return fmt.Sprintf("argument %q is %s; it must be one of %q", name, shown, prop.Enum)
 		}

@@ -2,6 +2,7 @@ package stdio
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,14 +53,16 @@ type client struct {
 	held   chan string // the message of each "hold" call, as it starts
 	unhold chan struct{}
 	done   chan error
+	trace  lineWriter // each line traced
 }
 
-// serve serves a test server with opts, and returns the client's end.
-// The server has two tools: echo, and hold, which answers when c.unhold is
-// closed or when its request is cancelled.
-func serve(t *testing.T, opts Options) *client {
+// start serves a test server with opts and the limits given, the others
+// the package's, and returns the client's end. The server has two tools: echo,
+// and hold, which answers when c.unhold is closed or when its request is
+// cancelled.
+func start(t *testing.T, opts Options, lim limits) *client {
 	c := &client{t: t, out: newOutput(), logs: make(chan string, 1000), held: make(chan string, 100),
-		unhold: make(chan struct{}), done: make(chan error, 1)}
+		unhold: make(chan struct{}), done: make(chan error, 1), trace: make(lineWriter, 100_000)}
 	s := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"},
 		&mcp.ServerOptions{Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	type args struct {
@@ -76,12 +79,17 @@ func serve(t *testing.T, opts Options) *client {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released " + in.Message}}}, nil, nil
 	})
+	lim.maxInFlight = cmp.Or(lim.maxInFlight, maxInFlight)
+	lim.maxInFlightSize = cmp.Or(lim.maxInFlightSize, maxInFlightSize)
+	if lim.after == nil {
+		lim.after = time.After
+	}
 	var in io.Reader
 	in, c.in = io.Pipe()
-	opts.In, opts.Out = in, c.out
-	opts.Logger = slog.New(slog.NewTextHandler(lineWriter(c.logs), nil))
+	opts.In, opts.Out, opts.Trace = in, c.out, c.trace
 	opts.Methods = protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
-	go func() { c.done <- Serve(context.Background(), s, opts) }()
+	opts.Logger = slog.New(slog.NewTextHandler(lineWriter(c.logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
+	go func() { c.done <- serve(context.Background(), s, opts, lim) }()
 	t.Cleanup(func() {
 		_ = c.in.Close()
 		c.out.release()
@@ -240,7 +248,7 @@ func (w lineWriter) Write(p []byte) (int, error) {
 // spaces, tabs or a lone "\r") skipped, a line past MaxLine answered with
 // -32600 and skipped, the last line read without its "\n".
 func TestLines(t *testing.T) {
-	c := serve(t, Options{MaxLine: 200})
+	c := start(t, Options{MaxLine: 200}, limits{})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\r", "", " ", "\t", "\r", " \r", `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	assert.ElementsMatch(t, []string{"1", "2"}, []string{string(c.recv().ID), string(c.recv().ID)}, "replies, in any order")
 	c.send(`{"jsonrpc":"2.0","id":3,"method":"ping","params":{"x":"` + strings.Repeat("x", 300) + `"}}`)
@@ -268,7 +276,7 @@ func TestLines(t *testing.T) {
 // server/discover, then initialize; and 2026-07-28 requests before and
 // after it. Each era has its session: the initialize is no duplicate.
 func TestEras(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`)
 	assert.Contains(t, string(c.recv().Result), `"supportedVersions":["2026-07-28"`)
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m"},` + modernMeta + `}}`)
@@ -288,7 +296,7 @@ func TestEras(t *testing.T) {
 // TestBeforeInitialize: go-sdk refuses a request before initialize with
 // code 0 (go-sdk#976); here it is -32600, and ping is answered.
 func TestBeforeInitialize(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	_, code, msg := c.recvError()
 	assert.EqualValues(t, -32600, code)
@@ -299,7 +307,7 @@ func TestBeforeInitialize(t *testing.T) {
 // TestDuplicateID: a request that reuses the id of one in flight is
 // refused with "id": null, lest the client take it for the first's answer.
 func TestDuplicateID(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(initialize, initialized)
 	c.recv()
 	c.send(callLine(7, "hold", `{"message":"first"}`))
@@ -326,7 +334,7 @@ func TestDuplicateID(t *testing.T) {
 // its handler's context is done; a cancellation of a request not in
 // flight, or of initialize, is ignored.
 func TestCancel(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(initialize, cancel("init"), initialized)
 	c.recv()
 	c.send(callLine(1, "hold", `{"message":"cancelled"}`))
@@ -347,7 +355,7 @@ func TestCancel(t *testing.T) {
 // (go-sdk looks a cancellation up on a goroutine of its own, some time
 // after it reads it: under the client's ids, it could cancel the reuse.)
 func TestStaleCancel(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(initialize, initialized)
 	c.recv()
 	for i := range 300 {
@@ -369,27 +377,21 @@ func TestStaleCancel(t *testing.T) {
 func TestBackpressure(t *testing.T) {
 	long := strings.Repeat("i", 100)
 	for _, tt := range []struct {
-		name  string
-		opts  Options
-		lines []string
+		name   string
+		limits limits
+		lines  []string
 	}{
-		{"in number", Options{maxInFlight: 2}, []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		{"in number", limits{maxInFlight: 2}, []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
 			`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`}},
-		{"in bytes", Options{maxInFlightSize: 150}, []string{`{"jsonrpc":"2.0","id":"1` + long + `","method":"ping"}`,
+		{"in bytes", limits{maxInFlightSize: 150}, []string{`{"jsonrpc":"2.0","id":"1` + long + `","method":"ping"}`,
 			`{"jsonrpc":"2.0","id":"2` + long + `","method":"ping"}`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			waiting := make(chan struct{}, 10)
-			tt.opts.waiting = func() { waiting <- struct{}{} }
-			c := serve(t, tt.opts)
+			c := start(t, Options{}, tt.limits)
 			c.out.held.Store(true)
 			go c.send(tt.lines...)
-			c.out.blockedWrite(t) // the first reply is being written, and the others are read
-			select {
-			case <-waiting: // the last is read, and waits for room
-			case <-time.After(failAfter):
-				t.Fatal("the server read a request past the limit")
-			}
+			c.out.blockedWrite(t)                                                      // the first reply is being written, and the others are read
+			c.logged("waiting for a reply: the requests in flight are at their limit") // the last is read, and waits for room
 			c.out.release()
 			for range tt.lines {
 				require.Nil(t, c.recv().Error)
@@ -401,7 +403,7 @@ func TestBackpressure(t *testing.T) {
 // TestDrain: once the input ends, the requests read are answered, and
 // then Serve returns.
 func TestDrain(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
 	<-c.held
@@ -415,7 +417,7 @@ func TestDrain(t *testing.T) {
 // grace period after the input ended is abandoned, and logged.
 func TestAbandon(t *testing.T) {
 	timeout := make(chan time.Time)
-	c := serve(t, Options{after: func(time.Duration) <-chan time.Time { return timeout }})
+	c := start(t, Options{}, limits{after: func(time.Duration) <-chan time.Time { return timeout }})
 	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
 	<-c.held
@@ -425,99 +427,80 @@ func TestAbandon(t *testing.T) {
 	c.logged("abandoned a request still running when the input ended")
 }
 
-// endWithLongReply serves a client whose output is held, in 64-byte
-// writes, with a grace period that ends as the test fires its timers
-// (each made as the period starts anew), asks for a reply of 4 KiB, and
-// ends the input.
-func endWithLongReply(t *testing.T) (c *client, timers chan chan time.Time, message string) {
-	timers = make(chan chan time.Time, 1000)
-	after := func(time.Duration) <-chan time.Time {
+// timers returns a grace period's timer maker for limits.after, and the
+// timers it makes, in order, for the test to fire.
+func timers() (func(time.Duration) <-chan time.Time, chan chan time.Time) {
+	made := make(chan chan time.Time, 1000)
+	return func(time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
-		timers <- timer
+		made <- timer
 		return timer
+	}, made
+}
+
+// next returns the next timer made.
+func next(t *testing.T, made chan chan time.Time) chan time.Time {
+	t.Helper()
+	select {
+	case timer := <-made:
+		return timer
+	case <-time.After(failAfter):
+		t.Fatal("no grace period started")
+		return nil
 	}
-	c = serve(t, Options{writeChunk: 64, after: after})
+}
+
+// TestDrainWaitsAnew: at the end of input, each reply that goes out
+// starts the grace period anew; only once none has gone out for the period
+// are the requests still running abandoned.
+func TestDrainWaitsAnew(t *testing.T) {
+	after, made := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.send(callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
+	<-c.held
+	<-c.held
+	require.NoError(t, c.in.Close())
+	first := next(t, made)
+	c.out.held.Store(true)
+	c.unhold <- struct{}{} // one hold answers; its reply goes out, and the period starts anew
+	c.out.next(t)
+	second := next(t, made)
+	first <- time.Time{} // too late: a reply has gone out since
+	second <- time.Time{}
+	c.logged("abandoned a request still running when the input ended")
+	require.NoError(t, <-c.done)
+}
+
+// TestUnreadReplyAtEOF: at the end of input, a reply its client does not
+// read is not cut off: once the grace period ends, the server says it
+// waits, and the reply goes out whole when read.
+func TestUnreadReplyAtEOF(t *testing.T) {
+	after, made := timers()
+	c := start(t, Options{}, limits{after: after})
 	c.send(initialize, initialized)
 	c.recv()
 	c.out.held.Store(true)
-	message = strings.Repeat("x", 4096)
+	message := strings.Repeat("x", 4096)
 	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
 	require.NoError(t, c.in.Close())
-	return c, timers, message
-}
-
-// TestDrainSlowReader: at the end of input, a long reply to a client that
-// reads it slowly goes out whole, though it takes longer than the grace
-// period: each chunk that moves starts the period anew.
-func TestDrainSlowReader(t *testing.T) {
-	c, timers, message := endWithLongReply(t)
-	// Each chunk that moves makes drain wait anew, on a timer made after
-	// it: only a timer with a newer one is fired, and drain must not end.
-	var reply []byte
-	var latest chan time.Time
-	for {
-		reply = append(reply, c.out.next(t)...)
-		if bytes.HasSuffix(reply, []byte("\n")) {
-			break
-		}
-		var fresh []chan time.Time
-		select {
-		case timer := <-timers:
-			fresh = append(fresh, timer)
-		case <-time.After(failAfter):
-			t.Fatal("drain did not wait anew after a chunk moved")
-		}
-		for more := true; more; {
-			select {
-			case timer := <-timers:
-				fresh = append(fresh, timer)
-			default:
-				more = false
-			}
-		}
-		if latest != nil {
-			latest <- time.Time{}
-		}
-		for _, timer := range fresh[:len(fresh)-1] {
-			timer <- time.Time{}
-		}
-		latest = fresh[len(fresh)-1]
-		select {
-		case err := <-c.done:
-			t.Fatalf("Serve returned (%v) with %d bytes of the reply written", err, len(reply))
-		default:
-		}
-	}
-	c.out.release()
-	require.NoError(t, <-c.done)
-	assert.Contains(t, string(reply), message, "the reply, whole")
-}
-
-// TestUnreadReplyAtEOF: at the end of input, a reply its client stops
-// reading is not cut off: once no chunk has moved for the grace period,
-// the server says it waits, and the reply goes out whole when read.
-func TestUnreadReplyAtEOF(t *testing.T) {
-	c, timers, message := endWithLongReply(t)
-	reply := c.out.next(t) // a chunk moves, then no more
-	go func() {
-		for timer := range timers {
-			timer <- time.Time{} // every grace period ends at once
-		}
-	}()
+	reply := c.out.blockedWrite(t)
+	next(t, made) <- time.Time{}
 	c.logged("waiting for the client to read a reply going out")
 	select {
 	case err := <-c.done:
-		t.Fatalf("Serve returned (%v) with %d bytes of the reply written", err, len(reply))
+		t.Fatalf("Serve returned (%v) with the reply unread", err)
 	default:
 	}
 	c.out.release()
-	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	assert.Contains(t, string(reply), message, "the reply, whole")
 	require.NoError(t, <-c.done)
 }
 
 // TestOutputClosed: a write that fails ends Serve at once, with its error.
 func TestOutputClosed(t *testing.T) {
-	c := serve(t, Options{})
+	c := start(t, Options{}, limits{})
 	c.out.err = io.ErrClosedPipe
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
 	select {
@@ -547,8 +530,8 @@ func TestContextDone(t *testing.T) {
 // formatting characters as \xNN and \uNNNN: C0, DEL, C1 (U+009B is CSI),
 // bidirectional overrides.
 func TestTrace(t *testing.T) {
-	trace := make(lineWriter, 10)
-	c := serve(t, Options{Trace: trace})
+	c := start(t, Options{}, limits{})
+	trace := c.trace
 	c.send("\x1b[2J\x7f\u009b2J\u009d0;x\u202enot json\u00a0é")
 	c.recv()
 	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", <-trace)
@@ -561,8 +544,6 @@ func TestLimitsPage(t *testing.T) {
 	require.NoError(t, err)
 	for _, want := range []string{
 		fmt.Sprintf("%d, or %d MiB of lines", maxInFlight, maxInFlightSize>>20),
-		fmt.Sprintf("replies go out in %d KiB writes", writeChunk>>10),
-		fmt.Sprintf("a client reading %d bytes a second", writeChunk/int(GracePeriod.Seconds())),
 	} {
 		assert.Contains(t, string(page), want)
 	}

@@ -78,7 +78,6 @@ type Handler struct {
 
 // NewHandler returns the handler that serves server's methods at Path.
 func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logger) *Handler {
-	protocol.LimitMemory()
 	getServer := func(*http.Request) *mcp.Server { return server }
 	opts := func(stateless bool) *mcp.StreamableHTTPOptions {
 		return &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: logger, MaxRequestBodyBytes: MaxBodySize,

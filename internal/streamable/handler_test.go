@@ -206,7 +206,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 		{"foreign Origin", "POST", s.url, initialize, []string{"Origin", "http://evil.example"}, 403, -32600, "null", "another site"},
 		{"foreign Origin on GET", "GET", s.url, ``, []string{"Origin", "http://evil.example", "Accept", "text/event-stream", "Mcp-Session-Id", sid},
 			403, -32600, "null", "another site"},
-		{"nested too deep", "POST", s.url, `{"jsonrpc":"2.0","id":14,"method":"tools/list","params":` + strings.Repeat("[", 2_000_000) + `}`,
+		{"nested too deep", "POST", s.url, `{"jsonrpc":"2.0","id":14,"method":"tools/list","params":` + strings.Repeat("[", 9_000) + strings.Repeat("]", 9_000) + `}`,
 			[]string{"Mcp-Session-Id", sid}, 400, -32600, "14", "more than 64 levels deep"},
 		{"too large", "POST", s.url, initialize + strings.Repeat(" ", MaxBodySize), nil, 413, -32600, "null", "message too large"},
 		{"root path", "GET", root + "/", ``, nil, 404, -32600, "null", "this server serves MCP at /mcp"},

@@ -1,4 +1,4 @@
-package stderr
+package logwriter
 
 import (
 	"bytes"
@@ -32,11 +32,11 @@ func within(t *testing.T, what string, f func()) {
 	}
 }
 
-// TestLogWriterWrites: lines reach the destination, in order; Flush
+// TestWriterWrites: lines reach the destination, in order; Flush
 // returns once they have (bytes.Buffer is safe to read after it).
-func TestLogWriterWrites(t *testing.T) {
+func TestWriterWrites(t *testing.T) {
 	var dst bytes.Buffer
-	l := NewLogWriter(&dst)
+	l := New(&dst)
 	for i := range 100 {
 		_, err := fmt.Fprintf(l, "line %d\n", i)
 		require.NoError(t, err)
@@ -47,12 +47,12 @@ func TestLogWriterWrites(t *testing.T) {
 	assert.Equal(t, "line 99", lines[99])
 }
 
-// TestLogWriterNeverBlocks: with a destination that blocks, as a pipe no
+// TestWriterNeverBlocks: with a destination that blocks, as a pipe no
 // one reads does, writes return; past the backlog, lines are dropped, and
 // counted once the destination takes them.
-func TestLogWriterNeverBlocks(t *testing.T) {
+func TestWriterNeverBlocks(t *testing.T) {
 	dst := &blockedWriter{blocked: make(chan struct{}), unblock: make(chan struct{})}
-	l := NewLogWriter(dst)
+	l := New(dst)
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
 	<-dst.blocked // the goroutine is stuck in the destination's Write
@@ -70,11 +70,11 @@ func TestLogWriterNeverBlocks(t *testing.T) {
 	assert.Contains(t, dst.buf.String(), " log lines dropped: standard error was not read)\n", "the log says how many lines were dropped")
 }
 
-// TestLogWriterBroken: once the destination fails, as a closed pipe does,
+// TestWriterBroken: once the destination fails, as a closed pipe does,
 // writes still succeed, and Flush returns without waiting for its time.
-func TestLogWriterBroken(t *testing.T) {
+func TestWriterBroken(t *testing.T) {
 	failed := make(chan struct{})
-	l := NewLogWriter(failingWriter(failed))
+	l := New(failingWriter(failed))
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
 	<-failed

@@ -1,6 +1,6 @@
-// Package stderr writes a stdio server's log to its standard error without
-// ever holding the server up: see LogWriter.
-package stderr
+// Package logwriter writes a server's log, to its standard error, without
+// ever holding the server up: see Writer.
+package logwriter
 
 import (
 	"fmt"
@@ -9,21 +9,17 @@ import (
 	"time"
 )
 
-const (
-	maxBacklog = 1 << 20 // bytes held while the destination is blocked
-	// Lines gather for batchDelay and go out in one write: a hundred
-	// writes a second, however many calls.
-	batchDelay = 10 * time.Millisecond
-)
+// maxBacklog is the most, in bytes, held while the destination is blocked.
+const maxBacklog = 1 << 20
 
-// A LogWriter is the writer for a stdio server's log, its standard error,
+// A Writer is the writer for a server's log, its standard error,
 // which the MCP specification lets a client ignore: never read it, so that
 // a write blocks once 64 KiB wait in the pipe, or close it first (mcp-go's
-// Stdio.Close does), so that a write fails. A Write to a LogWriter never
+// Stdio.Close does), so that a write fails. A Write to a Writer never
 // blocks and never fails: lines wait in a backlog of at most 1 MiB, which
 // a goroutine writes out; lines past that are dropped, and counted in a
 // line of their own. Once the destination fails, everything is dropped.
-type LogWriter struct {
+type Writer struct {
 	dst  io.Writer
 	wake chan struct{}
 
@@ -34,15 +30,15 @@ type LogWriter struct {
 	drained chan struct{} // closed, and replaced, when the backlog is next written out
 }
 
-// NewLogWriter returns a LogWriter that writes to dst.
-func NewLogWriter(dst io.Writer) *LogWriter {
-	l := &LogWriter{dst: dst, wake: make(chan struct{}, 1), drained: make(chan struct{})}
+// New returns a Writer that writes to dst.
+func New(dst io.Writer) *Writer {
+	l := &Writer{dst: dst, wake: make(chan struct{}, 1), drained: make(chan struct{})}
 	go l.run()
 	return l
 }
 
 // Write queues p, whole, to be written: one Write is one log line.
-func (l *LogWriter) Write(p []byte) (int, error) {
+func (l *Writer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	switch {
 	case l.broken:
@@ -59,10 +55,9 @@ func (l *LogWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (l *LogWriter) run() {
+func (l *Writer) run() {
 	var out []byte
 	for range l.wake {
-		time.Sleep(batchDelay)
 		l.mu.Lock()
 		out, l.backlog = l.backlog, out[:0]
 		if l.dropped > 0 {
@@ -86,7 +81,7 @@ func (l *LogWriter) run() {
 
 // Flush waits until everything written so far has gone to the destination,
 // or for at most d: the destination may be blocked for ever.
-func (l *LogWriter) Flush(d time.Duration) {
+func (l *Writer) Flush(d time.Duration) {
 	l.mu.Lock()
 	drained := l.drained
 	l.mu.Unlock()

@@ -1,0 +1,148 @@
+package stdio
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"mcp-hello-tools/internal/protocol"
+)
+
+// write writes a session's reply under the client's id, unless the request
+// was cancelled before the reply took the output.
+func (c *conn) write(msg jsonrpc.Message) error {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok { // the server's own messages: it sends none
+		return c.send(msg)
+	}
+	n, _ := resp.ID.Raw().(int64)
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	c.mu.Lock()
+	cl := c.calls[n]
+	dropped := cl == nil || cl.cancelled
+	if cl != nil {
+		cl.idFree = true // the client may reuse it as soon as it reads the reply
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.calls, n)
+		c.mu.Unlock()
+		c.signal()
+	}()
+	if dropped {
+		c.log.Info("dropped a reply to a request cancelled or abandoned", "id", n) // or in no call, which cannot be
+		return nil
+	}
+	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
+}
+
+// reply writes the error reply to a message go-sdk does not see.
+func (c *conn) reply(id jsonrpc.ID, err error) {
+	c.outMu.Lock()
+	defer c.outMu.Unlock()
+	_ = c.send(&jsonrpc.Response{ID: id, Error: err}) // a failed write ends the session
+}
+
+var errClosed = errors.New("stdio: the session is over")
+
+// send writes msg as one line; a failed write (EPIPE: the client closed
+// standard output) ends the session.
+func (c *conn) send(msg jsonrpc.Message) error {
+	data, err := protocol.Encode(msg) // compact: no newline within
+	if err != nil || c.over() {
+		return cmp.Or(err, errClosed)
+	}
+	c.trace("write: ", data)
+	if _, err := c.out.Write(append(data, '\n')); err != nil {
+		c.close(fmt.Errorf("writing to standard output: %w", err))
+		return err
+	}
+	return nil
+}
+
+// signal says that a reply has gone out, or been dropped: there is room
+// for another request, and the end of input has progress to wait for.
+func (c *conn) signal() {
+	select {
+	case c.progress <- struct{}{}:
+	default:
+	}
+}
+
+// drain waits, once the input has ended, until every request read is
+// answered, and ends the session. Once no reply has gone out for the grace
+// period, the requests whose replies are not going out are abandoned, their
+// replies never to be sent; a reply going out is waited for as long as its
+// client takes to read it, lest its line be cut (a signal still ends the
+// server).
+func (c *conn) drain() {
+	select {
+	case <-c.progress: // before the input ended: the first period starts now
+	default:
+	}
+	for abandoned := false; ; {
+		c.mu.Lock()
+		left, writing := len(c.calls), c.writing()
+		c.mu.Unlock()
+		if left == 0 || abandoned && !writing {
+			break
+		}
+		var timeout <-chan time.Time
+		if !abandoned {
+			timeout = c.limits.after(c.opts.GracePeriod)
+		}
+		select {
+		case <-c.progress:
+		case <-c.done:
+			return
+		case <-timeout:
+			abandoned = true
+			c.abandon()
+		}
+	}
+	c.close(nil)
+}
+
+// writing reports whether a reply is going out; mu is held.
+func (c *conn) writing() bool {
+	for _, cl := range c.calls {
+		if cl.idFree && !cl.cancelled {
+			return true
+		}
+	}
+	return false
+}
+
+// abandon marks the requests whose replies are not going out as cancelled,
+// and logs them, and the wait for a reply going out if there is one.
+func (c *conn) abandon() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cl := range c.calls {
+		if !cl.idFree {
+			cl.cancelled, cl.idFree = true, true
+			c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+		}
+	}
+	if c.writing() {
+		c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
+	}
+}
+
+func (c *conn) close(err error) {
+	c.closeOnce.Do(func() { c.err = err; close(c.done) })
+}
+
+func (c *conn) over() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
