@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -63,8 +62,7 @@ func logToolCalls(logger *slog.Logger) mcp.Middleware {
 			} else if r, _ := res.(*mcp.CallToolResult); r != nil && r.IsError {
 				outcome = "tool error"
 			}
-			name := fmt.Sprintf("%.60s", call.Params.Name) // a client may send a name of megabytes
-			logger.Info("tools/call", "tool", name, "duration", time.Since(start), "outcome", outcome)
+			logger.Info("tools/call", "tool", protocol.Cut(call.Params.Name, protocol.MaxQuote), "duration", time.Since(start), "outcome", outcome)
 			return res, err
 		}
 	}

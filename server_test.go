@@ -284,6 +284,6 @@ func TestToolCallLog(t *testing.T) {
 	require.Len(t, lines, 2, log.String())
 	assert.Contains(t, lines[0], "msg=tools/call tool=echo duration=")
 	assert.Contains(t, lines[0], "outcome=ok")
-	assert.Contains(t, lines[1], "tool="+strings.Repeat("n", 60)+" ")
-	assert.Less(t, len(lines[1]), 500, "the log quotes the name whole")
+	assert.Contains(t, lines[1], "tool="+strings.Repeat("n", protocol.MaxQuote)+"… ")
+	assert.Less(t, len(lines[1]), 3*protocol.MaxQuote, "the log quotes the name whole")
 }

@@ -185,13 +185,10 @@ func kind(data []byte) string {
 var kinds = map[byte]string{'{': "an object", '[': "an array", '"': "a string", 't': "a boolean", 'f': "a boolean", 'n': "null"}
 
 // MaxQuote is the most of what a client sent, in bytes, that a message
-// quotes back: a method, an id, a header, an argument. A client may send
-// megabytes of any of them.
-const MaxQuote = 60
-
-// MaxMessage is the longest error message, in bytes, taken from go-sdk or
-// a handler: theirs may quote what a client sent, whole.
-const MaxMessage = 200
+// quotes back (a method, an id, a header, an argument), and the longest
+// error message taken from go-sdk or a handler, which may quote what a
+// client sent whole: a client may send megabytes of any of them.
+const MaxQuote = 200
 
 // Cut returns s cut to n bytes, without a broken character, and "…": a
 // reply quotes at most a little of what a client sent.

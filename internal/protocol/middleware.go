@@ -119,7 +119,7 @@ func toolError(format string, args ...any) *mcp.CallToolResult {
 // (2026-07-28, "Error Codes") has it, else as the server's own failure,
 // -32603.
 func wireError(method string, err error) *jsonrpc.Error {
-	e := Errorf(jsonrpc.CodeInternalError, "%s", Cut(err.Error(), MaxMessage))
+	e := Errorf(jsonrpc.CodeInternalError, "%s", Cut(err.Error(), MaxQuote))
 	var coded *jsonrpc.Error
 	if errors.As(err, &coded) {
 		switch coded.Code {

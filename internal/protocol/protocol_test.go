@@ -85,7 +85,7 @@ func TestDecode(t *testing.T) {
 			want, _ := jsonrpc.MakeID(tt.id)
 			assert.Equal(t, want, r.ID, "Decode(%.80q): id", tt.line)
 			assert.Contains(t, r.Err.Message, tt.msg, "Decode(%.80q)", tt.line)
-			assert.Less(t, len(r.Err.Message), 300, "Decode(%.80q) quotes too much", tt.line)
+			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "Decode(%.80q) quotes too much", tt.line)
 		})
 	}
 }
@@ -164,7 +164,7 @@ func TestCheck(t *testing.T) {
 			require.ErrorAs(t, err, &e, "Check(%s %s)", tt.method, tt.params)
 			assert.Equal(t, tt.code, e.Code, "Check(%s %s): %s", tt.method, tt.params, e.Message)
 			assert.Contains(t, e.Message, tt.msg, "Check(%s %s)", tt.method, tt.params)
-			assert.Less(t, len(e.Message), 300, "Check(%.40s %.40s) quotes too much", tt.method, tt.params)
+			assert.Less(t, len(e.Message), 3*MaxQuote, "Check(%.40s %.40s) quotes too much", tt.method, tt.params)
 		})
 	}
 	// -32022 lists the versions served (MCP 2026-07-28, "Versioning").
@@ -177,7 +177,7 @@ func TestCheck(t *testing.T) {
 	_, err = ms.Check(&jsonrpc.Request{ID: id, Method: "tools/list", Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"` +
 		strings.Repeat("v", 100_000) + `"}}`)}, "")
 	require.ErrorAs(t, err, &e)
-	assert.Less(t, len(e.Data)+len(e.Message), 500)
+	assert.Less(t, len(e.Data)+len(e.Message), 4*MaxQuote)
 }
 
 // TestKeptOfInitialize: a session keeps the version, the capabilities of
@@ -232,7 +232,7 @@ func TestMiddleware(t *testing.T) {
 		require.ErrorAs(t, err, &e, "%v", tt.err)
 		assert.Equal(t, tt.code, e.Code, "%.100v", tt.err)
 		assert.Contains(t, e.Message, tt.msg, "%.100v", tt.err)
-		assert.LessOrEqual(t, len(e.Message), 300, "%.100v: a message as long as its input", tt.err)
+		assert.LessOrEqual(t, len(e.Message), MaxQuote+len("…"), "%.100v: a message as long as its input", tt.err)
 	}
 	assert.Contains(t, logs.String(), "something went wrong")
 	assert.Contains(t, logs.String(), "goroutine", "the stack is logged")
@@ -262,7 +262,7 @@ func TestArgumentsProblem(t *testing.T) {
 			continue
 		}
 		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
-		assert.Less(t, len(got), 300, "argumentsProblem(%.80s)", tt.args)
+		assert.Less(t, len(got), 2*MaxQuote, "argumentsProblem(%.80s)", tt.args)
 	}
 }
 

@@ -323,7 +323,7 @@ func TestDuplicateID(t *testing.T) {
 	c.send(callLine(long, "echo", `{"message":"again"}`))
 	_, _, msg = c.recvError()
 	assert.Contains(t, msg, "id iiii")
-	assert.Less(t, len(msg), 200)
+	assert.Less(t, len(msg), 2*protocol.MaxQuote)
 	close(c.unhold)
 	for range 2 {
 		assert.Contains(t, string(c.recv().Result), "released")
