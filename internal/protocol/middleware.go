@@ -19,14 +19,14 @@ import (
 )
 
 // Middleware returns the policy for what go-sdk's handlers are given and
-// return, as receiving middleware, on the handler's goroutine: a call's
-// arguments are checked against its tool's inputSchema before go-sdk
-// checks them, and a mistake is a tool error in plain words, arguments a
-// host adds of its own (HostArguments) set aside; a panic is logged with
-// its stack and answered with -32603 (go-sdk v1.8.0 lets it end the
-// process, and asks servers to recover in middleware); an error gets a
-// code of the specifications, not code 0 (go-sdk#976), and a message of
-// at most 200 bytes.
+// return, as receiving middleware, on the handler's goroutine: arguments a
+// host adds of its own (HostArguments) are set aside, and a call's
+// arguments are checked against its tool's inputSchema, so that the tool
+// error go-sdk answers a mistake with says it in plain words; a panic is
+// logged with its stack and answered with -32603 (go-sdk v1.8.0 lets it
+// end the process, and asks servers to recover in middleware); an error
+// gets a code of the specifications, not code 0 (go-sdk#976), and a
+// message of at most MaxQuote bytes.
 func Middleware(logger *slog.Logger) mcp.Middleware {
 	var schemas toolSchemas
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
@@ -37,17 +37,20 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 					res, err = nil, Errorf(jsonrpc.CodeInternalError, "internal error")
 				}
 			}()
-			if call, ok := req.(*mcp.CallToolRequest); ok {
-				if schema := schemas.of(ctx, next, call); schema != nil {
-					call.Params.Arguments = withoutHostArguments(schema, call.Params.Arguments)
-					if problem := argumentsProblem(schema, call.Params.Arguments); problem != "" {
-						return toolError("invalid arguments for %s: %s", Cut(call.Params.Name, MaxQuote), problem), nil
-					}
-				}
+			var problem string
+			call, _ := req.(*mcp.CallToolRequest)
+			if schema := schemas.of(ctx, next, call); schema != nil {
+				call.Params.Arguments = withoutHostArguments(schema, call.Params.Arguments)
+				problem = argumentsProblem(schema, call.Params.Arguments)
 			}
 			res, err = next(ctx, method, req)
 			if err != nil {
 				return nil, wireError(method, err)
+			}
+			// go-sdk refuses the arguments too, in its validator's words, in
+			// a result of its own: a 2026-07-28 one carries resultType.
+			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError && problem != "" {
+				r.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("invalid arguments for %s: %s", Cut(call.Params.Name, MaxQuote), problem)}}
 			}
 			return res, nil
 		}
@@ -93,6 +96,9 @@ type toolSchemas struct {
 // of returns the inputSchema of call's tool, or nil for a tool the server
 // does not have, which go-sdk refuses.
 func (t *toolSchemas) of(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) *jsonschema.Schema {
+	if call == nil {
+		return nil
+	}
 	t.once.Do(func() {
 		t.schemas = map[string]*jsonschema.Schema{}
 		list, _ := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{}})
@@ -105,14 +111,6 @@ func (t *toolSchemas) of(ctx context.Context, next mcp.MethodHandler, call *mcp.
 		}
 	})
 	return t.schemas[call.Params.Name]
-}
-
-// toolError returns a tool result with isError set: a mistake the model
-// reads, and can mend.
-func toolError(format string, args ...any) *mcp.CallToolResult {
-	var res mcp.CallToolResult
-	res.SetError(fmt.Errorf(format, args...))
-	return &res
 }
 
 // wireError returns err with its code if JSON-RPC 2.0 (§5.1) or MCP
