@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -11,10 +10,10 @@ import (
 )
 
 // TestCalculateDigits calls calculate through the real binary, over stdio,
-// and reads result as it went over the wire, digit for digit, in
-// structuredContent and in the text block, which is what most hosts show
-// the model. A client that decodes JSON numbers into float64 (go-sdk's
-// does) would see 121932631112635260; these tests read the bytes.
+// and reads result as a host written in JavaScript does, parsing every JSON
+// number into a float64, in structuredContent and in the text block: result
+// is a string, so the parse cannot round it (121932631112635269 would be
+// 121932631112635260 as a number).
 func TestCalculateDigits(t *testing.T) {
 	tests := []struct {
 		expression, result string
@@ -58,15 +57,10 @@ func TestCalculateDigits(t *testing.T) {
 			"structuredContent": result.StructuredContent,
 			"the text block":    []byte(result.Content[0].Text),
 		} {
-			var out struct {
-				Result json.Number `json:"result"`
-				Exact  bool        `json:"exact"`
-			}
-			dec := json.NewDecoder(bytes.NewReader(data))
-			dec.UseNumber()
-			require.NoError(t, dec.Decode(&out), "calculate %q: %s is %s", tt.expression, where, data)
-			assert.Equal(t, tt.result, out.Result.String(), "calculate %q: result in %s", tt.expression, where)
-			assert.Equal(t, tt.exact, out.Exact, "calculate %q: exact in %s", tt.expression, where)
+			var out map[string]any // as JSON.parse reads it
+			require.NoError(t, json.Unmarshal(data, &out), "calculate %q: %s is %s", tt.expression, where, data)
+			assert.Equal(t, tt.result, out["result"], "calculate %q: result in %s", tt.expression, where)
+			assert.Equal(t, tt.exact, out["exact"], "calculate %q: exact in %s", tt.expression, where)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,62 +12,89 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/pelletier/go-toml/v2"
 	"golang.org/x/mod/modfile"
 )
 
 const (
 	modulePath = "mcp-hello-tools" // checked, so that config never prints another module's directory
 	serverKey  = "hello-tools"     // hosts list the server, and name its log, under this key
+	// startupTimeout is how long, in seconds, config asks a host that lets it
+	// be set to wait for a server that go run builds first: a cold build
+	// takes 45 s on an idle 2-core machine, three minutes under load.
+	startupTimeout = 300
 )
 
-// goSettings go into the configuration's env, as hosts pass a server few
-// variables (those on the TypeScript SDK: HOME, LOGNAME, PATH, SHELL, TERM,
-// USER). Without the shell's caches, the first start is a cold build longer
-// than hosts wait; without GOMODCACHE or GOPATH, go run fails outright.
+// goSettings go into the configuration's env, as most hosts pass a server
+// few variables (Codex: HOME, LANG, PATH, SHELL, TERM and a few more).
+// Without the shell's caches, the first start is a cold build longer than
+// hosts wait; without GOMODCACHE or GOPATH, go run fails outright.
 var goSettings = []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOFLAGS"}
 
 // launch is how a host starts the server.
 type launch struct {
-	Command string            `json:"command"`
-	Args    []string          `json:"args"`
-	Env     map[string]string `json:"env,omitempty"`
+	Command string            `json:"command" toml:"command"`
+	Args    []string          `json:"args" toml:"args"`
+	Env     map[string]string `json:"env,omitempty" toml:"env,omitempty"`
 }
 
-// clients maps the hosts config knows to what to do with their configuration.
-var clients = map[string]string{
-	"claude-desktop": "Paste into claude_desktop_config.json (Settings > Developer > Edit Config), merging\n" +
-		"\"mcpServers\" with any servers already there, then quit and restart Claude Desktop.",
-	"vscode": "Paste into .vscode/mcp.json in a workspace, or into your user configuration\n" +
-		"(command palette: MCP: Open User Configuration), merging \"servers\" with any there.",
-	"claude-code": "Run this command once; --scope user makes the server available in every project.\n" +
-		"Check it with: claude mcp list",
-	"cursor": "Paste into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project),\n" +
-		"merging \"mcpServers\" with any servers already there.",
+// A host is a program that starts MCP servers for a model: config's name
+// for it, how it is called, how to write its configuration, and what to do
+// with what config prints.
+type host struct {
+	key, name string
+	write     func(w io.Writer, l launch, goRun bool) error
+	todo      string
 }
 
-// runConfig runs "config CLIENT [-binary PATH]": it prints to stdout the
-// configuration that makes CLIENT start this server, with the absolute paths
+// hosts are the hosts config knows: the one list of them, which config's
+// usage, its tests and docs/hosts.md follow.
+var hosts = []host{
+	{"claude-desktop", "Claude Desktop", mcpServers, "Merge into claude_desktop_config.json (Settings > Developer > Edit Config),\n" +
+		"then quit and restart Claude Desktop."},
+	{"vscode", "VS Code (Copilot Chat)", vscodeServers, "Paste into .vscode/mcp.json in a workspace, or into your user configuration\n" +
+		"(command palette: MCP: Open User Configuration), merging \"servers\" with any there."},
+	{"cursor", "Cursor", mcpServers, "Merge into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)."},
+	{"claude-code", "Claude Code", claudeMCPAdd, "Run this command once; --scope user makes the server available in every project.\n" +
+		"Check it with: claude mcp list"},
+	{"codex", "Codex CLI", codexTable, "Add to ~/.codex/config.toml (or $CODEX_HOME/config.toml). required = true makes\n" +
+		"Codex wait for the server, and stop if it cannot start. Check it with: codex mcp list"},
+	{"gemini", "Gemini CLI", mcpServers, "Merge into ~/.gemini/settings.json (every project) or .gemini/settings.json\n" +
+		"(one project). Check it with: gemini mcp list"},
+	{"copilot", "GitHub Copilot CLI", copilotServers, "Merge into ~/.copilot/mcp-config.json, or pass the file to copilot with\n" +
+		"--additional-mcp-config @FILE."},
+}
+
+// runConfig runs "config HOST [-binary PATH]": it prints to stdout the
+// configuration that makes HOST start this server, with the absolute paths
 // a host needs, and to stderr what to do with it.
 func runConfig(args []string, stdout, stderr io.Writer) error {
-	list := strings.Join(slices.Sorted(maps.Keys(clients)), ", ")
+	var keys []string
+	for _, h := range hosts {
+		keys = append(keys, h.key)
+	}
+	list := strings.Join(keys, ", ")
 	flags := flag.NewFlagSet(name+" config", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	binary := flags.String("binary", "", "configure the built server at `path` instead of go run of this checkout")
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage:\n\n\t%s config CLIENT [-binary PATH]\n\n"+
-			"Prints the configuration that makes CLIENT start this server, with absolute paths.\n"+
-			"CLIENT is one of: %s.\n\nThe flags are:\n\n", name, list)
+		fmt.Fprintf(stderr, "Usage:\n\n\t%s config HOST [-binary PATH]\n\n"+
+			"Prints the configuration that makes HOST start this server, with absolute paths.\n"+
+			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
-	// The flag may come before CLIENT or after it.
+	// The flag may come before HOST or after it.
 	err := flags.Parse(args)
-	client := flags.Arg(0)
-	if err == nil && client != "" {
+	key := flags.Arg(0)
+	if err == nil && key != "" {
 		err = flags.Parse(flags.Args()[1:])
 	}
-	where, known := clients[client]
+	i := slices.IndexFunc(hosts, func(h host) bool { return h.key == key })
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return nil
@@ -74,67 +102,124 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return err
 	case flags.NArg() > 0:
 		flags.Usage()
-		return fmt.Errorf("config: unexpected argument %q", flags.Arg(0))
-	case client == "":
+		return fmt.Errorf("config: unexpected argument %s", quote(flags.Arg(0)))
+	case key == "":
 		flags.Usage()
-		return errors.New("config: name a client: " + list)
-	case !known:
+		return errors.New("config: name a host: " + list)
+	case i < 0:
 		flags.Usage()
-		return fmt.Errorf("config: unknown client %q; want one of %s", client, list)
+		return fmt.Errorf("config: unknown host %s; want one of %s", quote(key), list)
 	}
 
 	l, err := serverLaunch(*binary)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	if err := writeConfig(stdout, client, l); err != nil {
+	if err := hosts[i].write(stdout, l, *binary == ""); err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "\n%s\nIf the server does not appear, see Troubleshooting in the README for its log.\n", where)
+	fmt.Fprintf(stderr, "\n%s\nIf the server does not appear, see docs/troubleshooting.md for its log.\n", hosts[i].todo)
 	if *binary == "" {
-		fmt.Fprintf(stderr, "Hosts give a server about 60 s to start, and go run compiles first: after changing\n"+
-			"the code, run it once yourself before the host restarts the server:\n\t%s -C %s run . -version\n",
+		fmt.Fprintf(stderr, "go run compiles before the server starts, longer than most hosts wait the first time:\n"+
+			"after changing the code, build it once yourself before the host starts the server:\n\t%s -C %s run . -version\n",
 			shellQuote(l.Command), shellQuote(l.Args[1]))
 	}
 	return nil
 }
 
-// writeConfig writes the configuration of client: JSON to paste, or for
-// Claude Code the command to run.
-func writeConfig(w io.Writer, client string, l launch) error {
-	var config any
-	switch client {
-	case "claude-desktop", "cursor":
-		config = map[string]any{"mcpServers": map[string]launch{serverKey: l}}
-	case "vscode":
-		type server struct {
-			Type string `json:"type"`
-			launch
-		}
-		config = map[string]any{"servers": map[string]server{serverKey: {"stdio", l}}}
-	case "claude-code":
-		cmd := "claude mcp add --scope user"
-		for _, k := range slices.Sorted(maps.Keys(l.Env)) {
-			cmd += " --env " + shellQuote(k+"="+l.Env[k])
-		}
-		for _, word := range append([]string{serverKey, "--", l.Command}, l.Args...) {
-			cmd += " " + shellQuote(word)
-		}
-		_, err := fmt.Fprintln(w, cmd)
+// mcpServers writes the configuration of Claude Desktop, Cursor and Gemini
+// CLI: the server under "mcpServers".
+func mcpServers(w io.Writer, l launch, _ bool) error {
+	return writeJSON(w, map[string]any{"mcpServers": map[string]launch{serverKey: l}})
+}
+
+// vscodeServers writes VS Code's: the server, of type stdio, under "servers".
+func vscodeServers(w io.Writer, l launch, _ bool) error {
+	type server struct {
+		Type string `json:"type"`
+		launch
+	}
+	return writeJSON(w, map[string]any{"servers": map[string]server{serverKey: {"stdio", l}}})
+}
+
+// copilotServers writes Copilot CLI's: the server, of type local, with
+// every tool allowed, under "mcpServers".
+func copilotServers(w io.Writer, l launch, _ bool) error {
+	type server struct {
+		Type string `json:"type"`
+		launch
+		Tools []string `json:"tools"`
+	}
+	return writeJSON(w, map[string]any{"mcpServers": map[string]server{serverKey: {"local", l, []string{"*"}}}})
+}
+
+// claudeMCPAdd writes Claude Code's command that adds the server. The name
+// comes before --env, which takes every word after it up to "--".
+func claudeMCPAdd(w io.Writer, l launch, _ bool) error {
+	cmd := "claude mcp add --scope user " + serverKey
+	for _, k := range slices.Sorted(maps.Keys(l.Env)) {
+		cmd += " --env " + shellQuote(k+"="+l.Env[k])
+	}
+	for _, word := range append([]string{"--", l.Command}, l.Args...) {
+		cmd += " " + shellQuote(word)
+	}
+	_, err := fmt.Fprintln(w, cmd)
+	return err
+}
+
+// codexTable writes Codex's TOML table [mcp_servers.hello-tools]. Without
+// required, codex exec does not wait for the server before the model's turn.
+func codexTable(w io.Writer, l launch, goRun bool) error {
+	type server struct {
+		launch
+		Required       bool `toml:"required"`
+		StartupTimeout int  `toml:"startup_timeout_sec,omitempty"` // Codex's default: 30
+	}
+	s := server{launch: l, Required: true}
+	if goRun {
+		s.StartupTimeout = startupTimeout
+	}
+	data, err := toml.Marshal(map[string]map[string]server{"mcp_servers": {serverKey: s}})
+	if err != nil {
 		return err
 	}
+	// go-toml writes the table's parent, [mcp_servers], first: a second
+	// [mcp_servers] in a file that has one is invalid TOML.
+	_, err = w.Write(bytes.TrimPrefix(data, []byte("[mcp_servers]\n")))
+	return err
+}
+
+// writeJSON writes v as indented JSON. Paths keep & and < as they are.
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false) // a path's & or < as it is
+	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(config)
+	return enc.Encode(v)
 }
 
 // serverLaunch returns how a host is to start the server: the built server
 // at binary if given, else "GO -C DIR run ." with goSettings as they are now,
 // where GO is the go command in PATH and DIR the module root of the working
-// directory (under go run, this program is a temporary file).
+// directory (under go run, this program is a temporary file). Each string
+// is one a terminal shows as it is.
 func serverLaunch(binary string) (launch, error) {
+	l, err := findServer(binary)
+	if err != nil {
+		return launch{}, err
+	}
+	for _, s := range append(append([]string{l.Command}, l.Args...), slices.Collect(maps.Values(l.Env))...) {
+		if err := printable(s); err != nil {
+			return launch{}, err
+		}
+	}
+	return l, nil
+}
+
+func findServer(binary string) (launch, error) {
 	if binary != "" {
+		if err := printable(binary); err != nil {
+			return launch{}, fmt.Errorf("-binary: %w", err)
+		}
 		info, err := os.Stat(binary)
 		switch {
 		case err != nil:
@@ -152,6 +237,15 @@ func serverLaunch(binary string) (launch, error) {
 	}
 	if err != nil {
 		return launch{}, fmt.Errorf("cannot find the go command: %w; install Go, or give a built server with -binary", err)
+	}
+	dir, err := os.Getwd()
+	for _, s := range []string{goCmd, dir} {
+		if err == nil {
+			err = printable(s)
+		}
+	}
+	if err != nil {
+		return launch{}, err
 	}
 	out, err := exec.Command(goCmd, append([]string{"env", "-json", "GOMOD"}, goSettings...)...).Output()
 	var env map[string]string
@@ -172,9 +266,33 @@ func serverLaunch(binary string) (launch, error) {
 		return launch{}, err
 	}
 	if got := modfile.ModulePath(data); got != modulePath {
-		return launch{}, fmt.Errorf("%s declares module %q, not %q; %s", gomod, got, modulePath, elsewhere)
+		return launch{}, fmt.Errorf("%s declares module %s, not %q; %s", gomod, quote(got), modulePath, elsewhere)
 	}
 	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}, Env: env}, nil
+}
+
+// printable returns an error, quoting s inert, if s is not UTF-8 (a host
+// reads its configuration as UTF-8, and would look for another path) or
+// holds a character a terminal acts on rather than shows: C0 and C1
+// controls, such as ESC, and bidirectional overrides, such as U+202E.
+func printable(s string) error {
+	switch {
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%s is not UTF-8, as hosts read their configuration: move the checkout, or rename its folder", quote(s))
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0:
+		return fmt.Errorf("%s holds a control or formatting character, which a host's configuration "+
+			"cannot show as it is: move the checkout, or rename its folder", quote(s))
+	}
+	return nil
+}
+
+// quote returns s in double quotes, cut to 200 bytes, with every byte a
+// terminal would act on escaped, as Go writes a string literal.
+func quote(s string) string {
+	if len(s) > 200 {
+		return strconv.Quote(strings.ToValidUTF8(s[:200], "")) + "…"
+	}
+	return strconv.Quote(s)
 }
 
 // shellQuote returns s as one word for a POSIX shell: bare if no character

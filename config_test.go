@@ -7,8 +7,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/pelletier/go-toml/v2"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -16,19 +20,45 @@ import (
 )
 
 // parseConfig extracts the server's launch from the output of config for
-// client: the JSON entry the client reads, or the words of the claude mcp add
-// command.
+// client: the JSON or TOML entry the client reads, or the words of the
+// claude mcp add command.
 func parseConfig(t *testing.T, client, out string) launch {
 	t.Helper()
 	var l launch
 	switch client {
-	case "claude-desktop", "cursor":
+	case "claude-desktop", "cursor", "gemini":
 		var cfg struct {
 			MCPServers map[string]launch `json:"mcpServers"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config %s output:\n%s", client, out)
 		require.Contains(t, cfg.MCPServers, serverKey, "config %s output:\n%s", client, out)
 		l = cfg.MCPServers[serverKey]
+	case "copilot":
+		var cfg struct {
+			MCPServers map[string]struct {
+				Type string `json:"type"`
+				launch
+				Tools []string `json:"tools"`
+			} `json:"mcpServers"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config copilot output:\n%s", out)
+		require.Contains(t, cfg.MCPServers, serverKey, "config copilot output:\n%s", out)
+		assert.Equal(t, "local", cfg.MCPServers[serverKey].Type)
+		assert.Equal(t, []string{"*"}, cfg.MCPServers[serverKey].Tools)
+		l = cfg.MCPServers[serverKey].launch
+	case "codex":
+		var cfg struct {
+			MCPServers map[string]struct {
+				launch
+				Required bool `toml:"required"`
+			} `toml:"mcp_servers"`
+		}
+		// Pasted after a table of the user's own, and another server's.
+		file := "[mcp_servers]\n\n[mcp_servers.other]\ncommand = \"x\"\n\n" + out
+		require.NoError(t, toml.Unmarshal([]byte(file), &cfg), "config codex output:\n%s", out)
+		require.Contains(t, cfg.MCPServers, serverKey, "config codex output:\n%s", out)
+		assert.True(t, cfg.MCPServers[serverKey].Required, "config codex: required")
+		l = cfg.MCPServers[serverKey].launch
 	case "vscode":
 		var cfg struct {
 			Servers map[string]struct {
@@ -42,7 +72,8 @@ func parseConfig(t *testing.T, client, out string) launch {
 		l = cfg.Servers[serverKey].launch
 	case "claude-code":
 		words := shellSplit(t, strings.TrimSuffix(out, "\n"))
-		prefix := []string{"claude", "mcp", "add", "--scope", "user"}
+		// The name comes before --env, which takes every word up to "--".
+		prefix := []string{"claude", "mcp", "add", "--scope", "user", serverKey}
 		require.Greater(t, len(words), len(prefix), "config claude-code output: %s", out)
 		require.Equal(t, prefix, words[:len(prefix)], "config claude-code output: %s", out)
 		words = words[len(prefix):]
@@ -55,9 +86,9 @@ func parseConfig(t *testing.T, client, out string) launch {
 			l.Env[k] = v
 			words = words[2:]
 		}
-		require.Greater(t, len(words), 2, "config claude-code output: %s", out)
-		require.Equal(t, []string{serverKey, "--"}, words[:2], "config claude-code output: %s", out)
-		l.Command, l.Args = words[2], words[3:]
+		require.Greater(t, len(words), 1, "config claude-code output: %s", out)
+		require.Equal(t, "--", words[0], "config claude-code output: %s", out)
+		l.Command, l.Args = words[1], words[2:]
 	default:
 		t.Fatalf("parseConfig: no parser for client %q", client)
 	}
@@ -111,7 +142,8 @@ func TestConfigGoRun(t *testing.T) {
 	moduleDir, err := os.Getwd() // go test runs in the package directory, the module root
 	require.NoError(t, err)
 
-	for client := range clients {
+	for _, h := range hosts {
+		client := h.key
 		t.Run(client, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			require.NoError(t, runConfig([]string{client}, &stdout, &stderr), "config %s; stderr:\n%s", client, &stderr)
@@ -183,7 +215,8 @@ func TestConfigBinary(t *testing.T) {
 	bin := filepath.Join(dir, name)
 	require.NoError(t, os.WriteFile(bin, []byte("not really a server"), 0o755))
 
-	for client := range clients {
+	for _, h := range hosts {
+		client := h.key
 		orders := map[string][]string{
 			"client first": {client, "-binary", bin},
 			"flag first":   {"-binary", bin, client},
@@ -207,8 +240,13 @@ func TestConfigErrors(t *testing.T) {
 		args    []string
 		wantErr string // substring
 	}{
-		{"no client", nil, "name a client"},
-		{"unknown client", []string{"emacs"}, `unknown client "emacs"`},
+		{"no host", nil, "name a host"},
+		{"unknown host", []string{"emacs"}, `unknown host "emacs"`},
+		{"unknown host, with ESC", []string{"\x1b]0;pwned\a"}, `unknown host "\x1b]0;pwned\a"`},
+		{"binary with ESC", []string{"vscode", "-binary", filepath.Join(dir, "a\x1b[2Jb")}, `"` + dir + `/a\x1b[2Jb" holds a control`},
+		{"binary with a C1 control", []string{"vscode", "-binary", filepath.Join(dir, "a\u009bb")}, `a\u009bb" holds a control`},
+		{"binary with a bidi override", []string{"vscode", "-binary", filepath.Join(dir, "a\u202eb")}, `a\u202eb" holds a control`},
+		{"binary not UTF-8", []string{"vscode", "-binary", filepath.Join(dir, "a\xffb")}, `a\xffb" is not UTF-8`},
 		{"two clients", []string{"vscode", "cursor"}, `unexpected argument "cursor"`},
 		{"missing binary", []string{"vscode", "-binary", filepath.Join(dir, "nothing")}, "go build -o"},
 		{"binary is a directory", []string{"vscode", "-binary", dir}, "is a directory"},
@@ -221,7 +259,28 @@ func TestConfigErrors(t *testing.T) {
 			require.Error(t, err, "config %q", tt.args)
 			assert.Contains(t, err.Error(), tt.wantErr, "config %q", tt.args)
 			assert.Empty(t, stdout.String(), "config %q prints nothing to paste", tt.args)
+			assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", tt.args)
 		})
+	}
+}
+
+// TestConfigInertDirectory runs config in checkouts whose folder's name a
+// terminal would act on, or a host would not read: it refuses, quoting the
+// name inert, rather than print it, or fail on another path.
+func TestConfigInertDirectory(t *testing.T) {
+	gomod, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	for _, folder := range []string{"a\x1b]0;pwned\ab", "a\u202eb", "a\xffb"} {
+		dir := filepath.Join(t.TempDir(), folder)
+		require.NoError(t, os.Mkdir(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), gomod, 0o644))
+		t.Chdir(dir)
+		var stdout, stderr bytes.Buffer
+		err := runConfig([]string{"vscode"}, &stdout, &stderr)
+		require.Error(t, err, "config vscode in %q", dir)
+		assert.Contains(t, err.Error(), strconv.Quote(dir), "config vscode in %q", dir)
+		assert.True(t, utf8.ValidString(err.Error()) && !strings.ContainsAny(err.Error(), "\x1b\a\u202e"), "config vscode in %q: %q", dir, err)
+		assert.Empty(t, stdout.String())
 	}
 }
 

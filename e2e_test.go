@@ -128,7 +128,7 @@ func TestBinaryToolCalls(t *testing.T) {
 
 			res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
 			assert.False(t, res.IsError)
-			assert.JSONEq(t, `{"result": 112.5, "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
+			assert.JSONEq(t, `{"result": "112.5", "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
 
 			res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
 			assert.True(t, res.IsError)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -225,6 +227,40 @@ func TestInputErrors(t *testing.T) {
 	var werr *jsonrpc.Error
 	require.True(t, errors.As(err, &werr), "unknown tool: want a JSON-RPC error, got %v", err)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidParams), werr.Code)
+}
+
+// TestHostArguments: an argument a host adds to every tool, as Gemini CLI
+// adds wait_for_previous, is set aside on every tool, while a misspelled
+// argument is still refused, by name.
+func TestHostArguments(t *testing.T) {
+	session := connectInMemory(t, "2025-11-25")
+	args := map[string]map[string]any{
+		"echo":          {"message": "hi"},
+		"get_timestamp": {"timezone": "UTC"},
+		"calculate":     {"expression": "2^64"},
+	}
+	list, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	for _, tool := range list.Tools {
+		for added := range protocol.HostArguments {
+			a := maps.Clone(args[tool.Name])
+			a[added] = true
+			res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool.Name, Arguments: a})
+			require.NoError(t, err)
+			assert.False(t, res.IsError, "CallTool(%s, %v): %v", tool.Name, a, res.Content)
+		}
+	}
+	for tool, misspelled := range map[string]map[string]any{
+		"calculate":     {"expresion": "1+1"},
+		"get_timestamp": {"tz": "UTC"},
+	} {
+		res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: misspelled})
+		require.NoError(t, err)
+		assert.True(t, res.IsError, "CallTool(%s, %v)", tool, misspelled)
+		for name := range misspelled {
+			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, strconv.Quote(name), "CallTool(%s, %v)", tool, misspelled)
+		}
+	}
 }
 
 // TestToolCallLog: each tools/call is logged on one line, with the tool's

@@ -196,7 +196,7 @@ func TestShortfallWords(t *testing.T) {
 	require.Equal(t, 4, len(replies), "replies")
 	_, msg := errorOf(t, replies[1])
 	assert.Contains(t, msg, "CallToolParamsRaw", "go-sdk no longer names its types: delete the params check of protocol.Check")
-	assert.Contains(t, replies[2], "invalid reflect.Value", "go-sdk's validator speaks plainly: delete protocol's plainArguments")
+	assert.Contains(t, replies[2], "invalid reflect.Value", "go-sdk's validator speaks plainly: delete protocol's argumentsProblem (keep withoutHostArguments)")
 	assert.Greater(t, len(replies[3]), 100_000, "go-sdk no longer quotes a tool's name whole: delete the cut in protocol's wireError")
 
 	replies, _, _ = converse(t, serverCommand(t), lines...)

@@ -129,7 +129,7 @@ func TestWirePrintfPipe(t *testing.T) {
 	lines := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
 	require.Len(t, lines, 2, "replies:\n%s", out)
 	assert.Contains(t, lines[0], `"id":1,"result":{`)
-	assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"exact\":true,\"parsed\":\"(6 * 7)\",\"result\":42}"}],"structuredContent":{"exact":true,"parsed":"(6 * 7)","result":42}}}`, lines[1])
+	assert.JSONEq(t, `{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"exact\":true,\"parsed\":\"(6 * 7)\",\"result\":\"42\"}"}],"structuredContent":{"exact":true,"parsed":"(6 * 7)","result":"42"}}}`, lines[1])
 }
 
 // TestWireLongEcho sends a message of a million characters, most of them

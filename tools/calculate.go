@@ -2,139 +2,93 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
+	"strconv"
 	"strings"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"mcp-hello-tools/internal/structured"
 	"mcp-hello-tools/tools/calc"
 )
 
 // calculateInput is the arguments object of the calculate tool.
 type calculateInput struct {
-	// Expression's description is set in calculateInputSchema, not in a
-	// jsonschema tag: it lists calc's operators, which a tag cannot read.
-	Expression string `json:"expression"`
+	Expression string `json:"expression" jsonschema:"An arithmetic expression, such as 2 * (3 + 4.5) ^ 2. The tool's description gives the grammar."`
 }
 
-// calculateOutput is the structuredContent of a calculate result: the
-// value, whether it is exact, and the expression as grouped: "2-3-4" is
-// "((2 - 3) - 4)". Result is a json.Number, so that it goes out with every
-// digit String wrote, which a float64 could not hold.
+// calculateOutput is the structuredContent of a calculate result.
+//
+// Result is a string, not a JSON number. A host written in JavaScript
+// parses a JSON number into a 64-bit float, which holds about 16 digits:
+// 18446744073709551616 (2^64) would reach the model as
+// 18446744073709552000. I-JSON (RFC 7493, section 2.2) says to send a
+// number that needs more precision than a 64-bit float as a string, as
+// protobuf's JSON mapping does for 64-bit integers; a string is one type,
+// whatever the value.
 type calculateOutput struct {
-	Result json.Number `json:"result"`
-	Exact  bool        `json:"exact"`
-	Parsed string      `json:"parsed"`
+	Result string `json:"result" jsonschema:"The value, in decimal digits, as a string so that no JSON reader rounds it: every digit of it when exact is true, else the nearest 64-bit float in its shortest form. It may have an exponent: 1e-30, 1.5e+21."`
+	Exact  bool   `json:"exact" jsonschema:"True when result is the value exactly, every digit; false when result is the nearest 64-bit float to it."`
+	Parsed string `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity: 2-3-4 is ((2 - 3) - 4)."`
 }
 
-// calculateInputSchema is the inferred schema, with expression described.
-func calculateInputSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[calculateInput](nil)
-	if err != nil {
-		panic(err) // calculateInput has one string field; For cannot fail on it
+// calculateDescription is what the model reads before it calls calculate.
+// Its {placeholders} are filled in from package calc, so that it stays
+// true when an operator or a limit changes.
+const calculateDescription = `Evaluates an arithmetic expression exactly where arithmetic is exact, and says when it is not. Returns result (a string of decimal digits), exact, and parsed (the expression as read, fully parenthesized).
+
+Numbers are the values they write, and unary minus, {left} and ^ with an integer exponent are computed exactly, as fractions: 0.1 + 0.2 is 0.3, not 0.30000000000000004 as in floating point, and 123456789 * 987654321 is 121932631112635269. Then exact is true, and result has every digit of the value.
+
+A power with a fractional exponent (2^0.5) is computed in 64-bit floating point, as is everything computed from it, and any value whose numerator or denominator would need more than {bits} bits: then exact is false, and result is the nearest 64-bit float, about 16 significant digits, with floating point's rounding ((2^0.5)^2 gives 2.0000000000000004). exact is false too for a value whose decimal expansion does not end within {digits} significant digits: 1/3 gives 0.3333333333333333.
+
+Argument: expression (string, required), at most {length} characters and {depth} levels of nesting.
+Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary {left} with the usual precedence, left-associative; {right} for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. {remainder}Nothing else: no variables, functions, {lacking}commas, thousands separators or hexadecimal. Division by zero and values beyond about ±1.8e308 are errors.`
+
+// describeCalculate fills in calculateDescription's placeholders.
+func describeCalculate() string {
+	var left, right []string
+	for _, op := range calc.Operators() {
+		if op.RightAssoc {
+			right = append(right, string(op.Symbol))
+		} else {
+			left = append(left, string(op.Symbol))
+		}
 	}
-	all, _, _ := operators()
-	s.Properties["expression"].Description = fmt.Sprintf(
-		"An arithmetic expression, e.g. 2 * (3 + 4.5) ^ 2, of at most %d characters. Numbers, %s, unary minus and parentheses only.",
-		calc.MaxLength, all)
-	return s
-}
-
-// calculateOutputSchema is the schema of calculateOutput: result a JSON
-// number, whose digits are a json.Number's, and each property described
-// from calc's limits.
-func calculateOutputSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[calculateOutput](&jsonschema.ForOptions{
-		TypeSchemas: map[reflect.Type]*jsonschema.Schema{reflect.TypeFor[json.Number](): {Type: "number"}},
-	})
-	if err != nil {
-		panic(err) // calculateOutput's fields are a number, a bool and a string; For cannot fail on them
-	}
-	s.Properties["result"].Description = fmt.Sprintf(
-		"The value of the expression. When exact is true, every digit of it (at most %d significant digits); "+
-			"otherwise the nearest 64-bit float, in its shortest form. Read it as written: "+
-			"a JSON reader that parses numbers into 64-bit floats keeps about 16 digits of it.", calc.MaxDigits)
-	s.Properties["exact"].Description = fmt.Sprintf(
-		"True when result is the value exactly, every digit. False when it is the nearest 64-bit float instead: "+
-			"when the value was computed in floating point (a power with a fractional exponent, "+
-			"or a numerator or denominator of more than %d bits, came into it), "+
-			"or when its decimal expansion does not end within %d significant digits, as 1/3's does not.",
-		calc.MaxBits, calc.MaxDigits)
-	s.Properties["parsed"].Description = "The expression as parsed, fully parenthesized, showing precedence and associativity."
-	return s
-}
-
-// calculateDescription is the calculate tool's description. It lists the
-// operators from calc's table and states calc's limits from its constants,
-// so that it stays true when one changes.
-func calculateDescription() string {
-	all, left, right := operators()
 	// Models often write %, and may read it as Python does (-7 % 4 = 1):
 	// say that it is no operator or, once it is one (exercise 1), its sign.
 	lacking, remainder := "%, ", ""
-	if strings.Contains(all, "%") {
+	if strings.Contains(strings.Join(left, ""), "%") {
 		lacking, remainder = "", "% is the remainder, with the sign of the dividend: -7 % 4 = -3, 7 % -4 = 3. "
 	}
-	return fmt.Sprintf("Evaluates an arithmetic expression exactly where arithmetic is exact, and says when it is not. "+
-		"Returns result, exact, and parsed (the expression as read, fully parenthesized). "+
-		"Numbers are the values they write, and unary minus, %s and ^ with an integer exponent are computed exactly, as fractions: "+
-		"0.1 + 0.2 is 0.3, not 0.30000000000000004 as in floating point, and 123456789 * 987654321 is 121932631112635269. "+
-		"Then exact is true, and result has every digit of the value. "+
-		"A power with a fractional exponent (2^0.5) is computed in 64-bit floating point, as is everything computed from it, "+
-		"and any value whose numerator or denominator would need more than %d bits: "+
-		"then exact is false, and result is the nearest 64-bit float, about 16 significant digits, with floating point's rounding ((2^0.5)^2 gives 2.0000000000000004). "+
-		"exact is false too for a value whose decimal expansion does not end within %d significant digits: 1/3 gives 0.3333333333333333. "+
-		"result may have an exponent: 1e-30, 1.5e+21. "+
-		"Argument: expression (string, required), at most %d characters and %d levels of nesting. "+
-		"Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary %s with the usual precedence, left-associative; "+
-		"%s for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. "+
-		"%sNothing else: no variables, functions, %scommas, thousands separators or hexadecimal. "+
-		"Division by zero and values beyond about ±1.8e308 are errors.",
-		left, calc.MaxBits, calc.MaxDigits, calc.MaxLength, calc.MaxDepth, left, right, remainder, lacking)
+	return strings.NewReplacer(
+		"{left}", strings.Join(left, " "),
+		"{right}", strings.Join(right, " "),
+		"{bits}", strconv.Itoa(calc.MaxBits),
+		"{digits}", strconv.Itoa(calc.MaxDigits),
+		"{length}", strconv.Itoa(calc.MaxLength),
+		"{depth}", strconv.Itoa(calc.MaxDepth),
+		"{remainder}", remainder,
+		"{lacking}", lacking,
+	).Replace(calculateDescription)
 }
 
-// operators returns calc's binary operators as the descriptions list them:
-// all ("+ - * / ^"), those grouping from the left ("+ - * /"), the right ("^").
-func operators() (string, string, string) {
-	var all, left, right []string
-	for _, op := range calc.Operators() {
-		symbol := string(op.Symbol)
-		all = append(all, symbol)
-		if op.RightAssoc {
-			right = append(right, symbol)
-		} else {
-			left = append(left, symbol)
-		}
-	}
-	return strings.Join(all, " "), strings.Join(left, " "), strings.Join(right, " ")
-}
-
-// addCalculate adds calculate to s, through structured.AddTool, which
-// sends result's digits as they are (go-sdk#1201).
 func addCalculate(s *mcp.Server) {
-	structured.AddTool(s, &mcp.Tool{
-		Name:         "calculate",
-		Title:        "Calculator",
-		Description:  calculateDescription(),
-		Annotations:  readOnly(),
-		InputSchema:  calculateInputSchema(),
-		OutputSchema: calculateOutputSchema(),
+	mcp.AddTool(s, &mcp.Tool{
+		Name:        "calculate",
+		Title:       "Calculator",
+		Description: describeCalculate(),
+		Annotations: readOnly(),
 	}, calculate)
 }
 
-// calculate evaluates the expression. The SDK turns an error into a result
-// with isError set, so that the model reads what went wrong and where.
+// calculate evaluates the expression. An error it returns reaches the model
+// as a result with isError set, saying what went wrong and where.
 func calculate(_ context.Context, _ *mcp.CallToolRequest, in calculateInput) (*mcp.CallToolResult, calculateOutput, error) {
 	v, tree, err := calc.Evaluate(in.Expression)
 	if err != nil {
 		return nil, calculateOutput{}, explain(in.Expression, err)
 	}
-	return nil, calculateOutput{Result: json.Number(v.String()), Exact: v.Exact(), Parsed: tree.String()}, nil
+	return nil, calculateOutput{Result: v.String(), Exact: v.Exact(), Parsed: tree.String()}, nil
 }
 
 // explain turns a calc error into the tool's error text: the message with

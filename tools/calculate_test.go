@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,19 +15,18 @@ import (
 )
 
 // TestCalculateDescribesOperators checks that the calculate tool's
-// description and the schema of its expression name every operator in
-// calc's table, and that the description's list of what the calculator
-// lacks names none of them.
+// description names every operator in calc's table, and that its list of
+// what the calculator lacks names none of them.
 func TestCalculateDescribesOperators(t *testing.T) {
-	grammar, lacking, ok := strings.Cut(calculateDescription(), "Nothing else:")
+	description := describeCalculate()
+	assert.NotContains(t, description, "{", "calculate description: a placeholder is left")
+	grammar, lacking, ok := strings.Cut(description, "Nothing else:")
 	require.True(t, ok, "the calculate description has no \"Nothing else:\"")
 	lacking, _, _ = strings.Cut(lacking, ".")
-	schema := calculateInputSchema().Properties["expression"].Description
 	for _, op := range calc.Operators() {
 		symbol := string(op.Symbol)
 		assert.Contains(t, words(grammar), symbol, "calculate description: the grammar lacks %s", symbol)
 		assert.NotContains(t, words(lacking), symbol, "calculate description: %s is listed as missing", symbol)
-		assert.Contains(t, words(schema), symbol, "calculate inputSchema: expression's description lacks %s", symbol)
 	}
 }
 
@@ -40,13 +40,16 @@ func words(s string) []string {
 // and one past it: a description that does not follow a constant when it
 // changes fails here, not in a model's hands.
 func TestCalculateDescribesLimits(t *testing.T) {
-	output := calculateOutputSchema()
-	texts := map[string]string{
-		"description":               calculateDescription(),
-		"inputSchema of expression": calculateInputSchema().Properties["expression"].Description,
-		"outputSchema of result":    output.Properties["result"].Description,
-		"outputSchema of exact":     output.Properties["exact"].Description,
-		"outputSchema of parsed":    output.Properties["parsed"].Description,
+	input, err := jsonschema.For[calculateInput](nil)
+	require.NoError(t, err)
+	output, err := jsonschema.For[calculateOutput](nil)
+	require.NoError(t, err)
+	texts := map[string]string{"description": describeCalculate()}
+	for name, p := range input.Properties {
+		texts["inputSchema of "+name] = p.Description
+	}
+	for name, p := range output.Properties {
+		texts["outputSchema of "+name] = p.Description
 	}
 	limits := []struct {
 		name    string

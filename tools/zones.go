@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // zoneByFold maps each zone name, folded by foldASCII, to its spelling in
@@ -33,6 +34,12 @@ func foldASCII(s string) string {
 	}, s)
 }
 
+// maxZoneLength is the length, in characters, of the longest timezone
+// argument looked at: every name in the database, or in zones.txt, is
+// shorter (a test checks it). A longer argument is refused before any table
+// or regular expression reads it, whatever its size.
+const maxZoneLength = 64
+
 // loadZone returns the location named by the timezone argument ("" is UTC)
 // and its name as the tz database spells it. The name must be in
 // zoneNames, so that every platform accepts the same names: LoadLocation
@@ -42,6 +49,9 @@ func foldASCII(s string) string {
 func loadZone(name string) (*time.Location, string, error) {
 	if name == "" {
 		return time.UTC, "UTC", nil
+	}
+	if len(name) > maxZoneLength && utf8.RuneCountInString(name) > maxZoneLength {
+		return nil, "", &ZoneError{Zone: name, reason: fmt.Sprintf("is longer than any time zone name (at most %d characters)", maxZoneLength)}
 	}
 	canonical, ok := zoneByFold()[foldASCII(name)]
 	if !ok {

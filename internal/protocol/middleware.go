@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,20 +11,24 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Middleware returns the policy for what go-sdk's handlers return, as
-// receiving middleware, on the handler's goroutine: a panic is logged with
+// Middleware returns the policy for what go-sdk's handlers are given and
+// return, as receiving middleware, on the handler's goroutine: a call's
+// arguments are checked against its tool's inputSchema before go-sdk
+// checks them, and a mistake is a tool error in plain words, arguments a
+// host adds of its own (HostArguments) set aside; a panic is logged with
 // its stack and answered with -32603 (go-sdk v1.8.0 lets it end the
 // process, and asks servers to recover in middleware); an error gets a
 // code of the specifications, not code 0 (go-sdk#976), and a message of
-// at most 200 bytes; arguments that fail a tool's inputSchema get a tool
-// error in plain words.
+// at most 200 bytes.
 func Middleware(logger *slog.Logger) mcp.Middleware {
+	var schemas toolSchemas
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
 			defer func() {
@@ -34,16 +37,82 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 					res, err = nil, Errorf(jsonrpc.CodeInternalError, "internal error")
 				}
 			}()
+			if call, ok := req.(*mcp.CallToolRequest); ok {
+				if schema := schemas.of(ctx, next, call); schema != nil {
+					call.Params.Arguments = withoutHostArguments(schema, call.Params.Arguments)
+					if problem := argumentsProblem(schema, call.Params.Arguments); problem != "" {
+						return toolError("invalid arguments for %s: %s", Cut(call.Params.Name, 60), problem), nil
+					}
+				}
+			}
 			res, err = next(ctx, method, req)
 			if err != nil {
 				return nil, wireError(method, err)
 			}
-			if call, ok := req.(*mcp.CallToolRequest); ok {
-				plainArguments(ctx, next, call, res)
-			}
 			return res, nil
 		}
 	}
+}
+
+// HostArguments are the arguments a host adds to every tool's inputSchema
+// as it shows the tool to the model, and passes on to the server when the
+// model sets them, with the host that adds each. A tool whose inputSchema
+// does not declare one never sees it.
+var HostArguments = map[string]string{
+	"wait_for_previous": "Gemini CLI 0.61.0: a boolean, to run the call after those before it",
+}
+
+// withoutHostArguments returns args without the HostArguments schema does
+// not declare.
+func withoutHostArguments(schema *jsonschema.Schema, args json.RawMessage) json.RawMessage {
+	var given map[string]json.RawMessage
+	if json.Unmarshal(args, &given) != nil {
+		return args // not an object: argumentsProblem says so
+	}
+	n := len(given)
+	for name := range HostArguments {
+		if schema.Properties[name] == nil {
+			delete(given, name)
+		}
+	}
+	if len(given) == n {
+		return args
+	}
+	kept, _ := json.Marshal(given) // raw values, decoded, encode
+	return kept
+}
+
+// toolSchemas holds the inputSchema of each tool, read from the server's
+// tools/list at the first call: the tools are added before serving, and
+// never change.
+type toolSchemas struct {
+	once    sync.Once
+	schemas map[string]*jsonschema.Schema
+}
+
+// of returns the inputSchema of call's tool, or nil for a tool the server
+// does not have, which go-sdk refuses.
+func (t *toolSchemas) of(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest) *jsonschema.Schema {
+	t.once.Do(func() {
+		t.schemas = map[string]*jsonschema.Schema{}
+		list, _ := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{}})
+		if list, ok := list.(*mcp.ListToolsResult); ok {
+			for _, tool := range list.Tools {
+				if schema, ok := tool.InputSchema.(*jsonschema.Schema); ok {
+					t.schemas[tool.Name] = schema
+				}
+			}
+		}
+	})
+	return t.schemas[call.Params.Name]
+}
+
+// toolError returns a tool result with isError set: a mistake the model
+// reads, and can mend.
+func toolError(format string, args ...any) *mcp.CallToolResult {
+	var res mcp.CallToolResult
+	res.SetError(fmt.Errorf(format, args...))
+	return &res
 }
 
 // wireError returns err with its code if JSON-RPC 2.0 (§5.1) or MCP
@@ -66,38 +135,6 @@ func wireError(method string, err error) *jsonrpc.Error {
 	return e
 }
 
-// sdkArguments begins go-sdk's tool error for arguments that fail the
-// inputSchema, in its validator's words:
-//
-//	validating "arguments": validating root: validating /properties/expression: type: <invalid reflect.Value> has type "null", want "string"
-const sdkArguments = `validating "arguments": `
-
-// plainArguments says what is wrong with arguments go-sdk refused, from
-// the schema it checked them against (its own tools/list), as a model
-// reads it at once:
-//
-//	invalid arguments for calculate: argument "expression" must be a string, not null
-func plainArguments(ctx context.Context, next mcp.MethodHandler, call *mcp.CallToolRequest, res mcp.Result) {
-	result, _ := res.(*mcp.CallToolResult)
-	if result == nil || !result.IsError || len(result.Content) != 1 {
-		return
-	}
-	text, _ := result.Content[0].(*mcp.TextContent)
-	if text == nil || !strings.HasPrefix(text.Text, sdkArguments) {
-		return
-	}
-	problem := strings.TrimPrefix(text.Text[len(sdkArguments):], "validating root: ")
-	list, _ := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{}})
-	if list, ok := list.(*mcp.ListToolsResult); ok {
-		for _, tool := range list.Tools {
-			if schema, ok := tool.InputSchema.(*jsonschema.Schema); ok && tool.Name == call.Params.Name {
-				problem = cmp.Or(argumentsProblem(schema, call.Params.Arguments), problem)
-			}
-		}
-	}
-	text.Text = fmt.Sprintf("invalid arguments for %s: %s", call.Params.Name, problem)
-}
-
 // argumentsProblem says what is wrong with args for the keywords of the
 // tools' schemas (type, required, properties, additionalProperties false,
 // enum), or returns "".
@@ -107,19 +144,29 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 	}
 	var given map[string]json.RawMessage
 	_ = json.Unmarshal(args, &given) // go-sdk has decoded it
+	var problems, unknown []string
 	for _, name := range schema.Required {
 		if _, ok := given[name]; !ok {
-			return fmt.Sprintf("missing required argument %q", name)
+			problems = append(problems, fmt.Sprintf("missing required argument %q", name))
 		}
 	}
-	var unknown []string
+	for _, name := range slices.Sorted(maps.Keys(given)) {
+		if schema.Properties[name] == nil {
+			unknown = append(unknown, fmt.Sprintf("%q", name))
+		}
+	}
+	if unknown != nil { // "expresion" for "expression" is both
+		problems = append(problems, "unknown argument "+Cut(strings.Join(unknown, ", "), 200)+
+			"; use only the arguments in the tool's inputSchema")
+	}
+	if problems != nil {
+		return strings.Join(problems, "; ")
+	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		value, prop := given[name], schema.Properties[name]
 		want := map[string]string{"string": "a string", "number": "a number", "integer": "a number", "boolean": "a boolean",
-			"object": "an object", "array": "an array", "null": "null"}[cmp.Or(prop, &jsonschema.Schema{}).Type]
+			"object": "an object", "array": "an array", "null": "null"}[prop.Type]
 		switch {
-		case prop == nil:
-			unknown = append(unknown, fmt.Sprintf("%q", name))
 		case want != "" && kind(value) != want:
 			return fmt.Sprintf("argument %q must be %s, not %s", name, want, kind(value))
 		case prop.Enum != nil && !slices.ContainsFunc(prop.Enum, func(v any) bool { b, _ := json.Marshal(v); return string(b) == string(value) }):
@@ -130,9 +177,6 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 			}
 			return fmt.Sprintf("argument %q is %s; it must be one of %q", name, shown, prop.Enum)
 		}
-	}
-	if unknown != nil {
-		return "unknown argument " + Cut(strings.Join(unknown, ", "), 200) + "; use only the arguments in the tool's inputSchema"
 	}
 	return ""
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -54,17 +55,22 @@ func (c *conn) tooLong() error {
 const maxTrace = 16 << 10
 
 // trace writes prefix and line to opts.Trace, if set, cut at maxTrace
-// bytes, with control characters as \xNN and invalid UTF-8 as U+FFFD, so
-// that a client's line cannot rewrite the terminal that shows it.
+// bytes, with every character a terminal acts on rather than shows (C0 and
+// C1 controls, bidirectional overrides and other formatting characters)
+// as \xNN or \uNNNN, and invalid UTF-8 as U+FFFD, so that a client's line
+// cannot rewrite the terminal that shows it.
 func (c *conn) trace(prefix string, line []byte) {
 	if c.opts.Trace == nil {
 		return
 	}
 	buf := []byte(prefix)
 	for _, r := range string(line[:min(len(line), maxTrace)]) {
-		if r < 0x20 || r == 0x7f {
+		switch {
+		case r < 0x100 && !unicode.IsPrint(r) && r != ' ':
 			buf = fmt.Appendf(buf, `\x%02x`, r)
-		} else {
+		case !unicode.IsPrint(r) && r != ' ':
+			buf = fmt.Appendf(buf, `\u%04x`, r)
+		default:
 			buf = utf8.AppendRune(buf, r)
 		}
 	}

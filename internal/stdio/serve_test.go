@@ -543,14 +543,15 @@ func TestContextDone(t *testing.T) {
 	require.NoError(t, <-done)
 }
 
-// TestTrace: every line read and written goes to the trace, control
-// characters as \xNN.
+// TestTrace: every line read and written goes to the trace, control and
+// formatting characters as \xNN and \uNNNN: C0, DEL, C1 (U+009B is CSI),
+// bidirectional overrides.
 func TestTrace(t *testing.T) {
 	trace := make(lineWriter, 10)
 	c := serve(t, Options{Trace: trace})
-	c.send("\x1b[2Jnot json")
+	c.send("\x1b[2J\x7f\u009b2J\u009d0;x\u202enot json\u00a0é")
 	c.recv()
-	assert.Equal(t, "read: \\x1b[2Jnot json\n", <-trace)
+	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", <-trace)
 	assert.Contains(t, <-trace, `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
 }
 
