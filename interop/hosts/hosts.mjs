@@ -74,6 +74,7 @@ export const hosts = [
     command: "codex",
     protocol: "responses",
     toolName: (tool) => `mcp__${serverKey.replaceAll("-", "_")} ${tool}`,
+    naming: `TOOL in namespace mcp__${serverKey.replaceAll("-", "_")}`,
     namespace: `mcp__${serverKey.replaceAll("-", "_")}`,
     // Its default model gets MCP tools deferred: a namespace named in the
     // developer message, loaded by a tool_search_call.

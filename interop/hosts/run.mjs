@@ -242,8 +242,10 @@ async function measureWait(host) {
     return { seconds: host.wait?.seconds ?? null, how: `${host.wait?.how ?? "unknown"}; still waiting after ${Math.round(conv.result.ms / 1000)} s` };
   }
   const { start } = readTap(log, conv.startedAt);
-  const gaveUp = Math.min(conv.startedAt + conv.result.ms, ...conv.requests.slice(0, 1).map((r) => r.at));
-  return { seconds: Math.round((gaveUp - start) / 1000), how: "measured with -waits: a server that never answers" };
+  const exited = conv.startedAt + conv.result.ms;
+  const asked = conv.requests[0]?.at ?? Infinity;
+  const how = asked < exited ? "its first request to the model went without the server's tools" : "it exited";
+  return { seconds: Math.round((Math.min(asked, exited) - start) / 1000), how: `measured with -waits, a server that never answers: then ${how}` };
 }
 
 const toolList = await serverTools(server);
@@ -277,7 +279,7 @@ for (const host of selected) {
     const seen = await checkConversation(c, host, "config -binary", conv, toolList);
     const known = Object.fromEntries(Object.entries(seen.definitions).filter(([name]) => ["echo", "get_timestamp", "calculate"].includes(name)));
     capture.tools = {
-      naming: host.toolName("TOOL"),
+      naming: host.naming ?? host.toolName("TOOL"),
       deferred: Boolean(host.search) && conv.requests.some((r) => host.search.deferred(r.body ?? {})),
       definitions: known,
     };
