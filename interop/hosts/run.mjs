@@ -45,9 +45,10 @@ import { checker, expect } from "../check.mjs";
 import { hosts, serverKey } from "./hosts.mjs";
 import { startModel } from "./model.mjs";
 import { run } from "./proc.mjs";
+import { differences, envNames, normalize } from "./capture.mjs";
 import { definitions, shown, texts } from "./seen.mjs";
 import { serverTools } from "./server.mjs";
-import { readTap, timings } from "./tap-log.mjs";
+import { printTimes, readTap, timings } from "./tap-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const interop = dirname(here);
@@ -205,28 +206,6 @@ async function checkConversation(c, host, what, conv, tools) {
   return { definitions: got, shown: byLabel };
 }
 
-// normalize replaces what changes from run to run (times, the clock's
-// values) in value, a capture's part, with a fixed text.
-function normalize(value) {
-  return JSON.parse(
-    JSON.stringify(value)
-      .replace(/Wall time: [0-9.]+ seconds/g, "Wall time: 0.0000 seconds")
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)/g, "2026-12-01T12:00:00$1")
-      .replace(/(?<![0-9.])1\d{9}(?![0-9.])/g, "1796140800"),
-  );
-}
-
-// envNames says which of the host's environment variables reached the
-// server, which it kept back, and which it added.
-function envNames(given, got) {
-  const names = Object.keys(given);
-  return {
-    passed: names.filter((n) => got.includes(n)).sort(),
-    withheld: names.filter((n) => !got.includes(n)).sort(),
-    added: got.filter((n) => !names.includes(n)).sort(),
-  };
-}
-
 // measureWait runs host with a server that never answers and returns
 // { seconds, how }: the seconds from the server's start to the host's
 // giving up, its first request to the model (without the server's tools)
@@ -366,27 +345,3 @@ for (const host of selected) {
 printTimes(report);
 rmSync(work, { recursive: true, force: true });
 process.exit(failed ? 1 : 0);
-
-// differences lists the paths at which a and b differ, with b's value.
-function differences(a, b, path = "") {
-  if (isDeepStrictEqual(a, b)) return [];
-  if (a && b && typeof a === "object" && typeof b === "object" && Array.isArray(a) === Array.isArray(b)) {
-    return [...new Set([...Object.keys(a), ...Object.keys(b)])].flatMap((k) => differences(a[k], b[k], `${path}.${k}`));
-  }
-  return [`${path || "."}: ${JSON.stringify(a)?.slice(0, 200)} → ${JSON.stringify(b)?.slice(0, 200)}`];
-}
-
-// printTimes prints, per host, the time from its start to the tools listed
-// and the tools/call times on the wire, for the server and examples/hello,
-// with their ratios. No check reads them: a shared machine's times vary.
-function printTimes(rows) {
-  const ms = (x) => (x === undefined ? "-" : x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
-  const ratio = (a, b) => (a === undefined || b === undefined || b === 0 ? "-" : (a / b).toFixed(2));
-  console.log("\n== times: start to tools listed, and tools/call on the wire (median, max): server | examples/hello | ratio");
-  for (const { host, server: s, hello: h } of rows) {
-    console.log(
-      `${host.padEnd(12)} listed ${ms(s?.listed)} | ${ms(h?.listed)} | ${ratio(s?.listed, h?.listed)}` +
-        `   call ${ms(s?.median)}, ${ms(s?.max)} | ${ms(h?.median)}, ${ms(h?.max)} | ${ratio(s?.median, h?.median)}`,
-    );
-  }
-}

@@ -60,3 +60,18 @@ export function timings(tap, startedAt) {
   const sorted = calls.toSorted((a, b) => a - b);
   return { listed, calls, median: sorted[Math.floor(sorted.length / 2)], max: sorted.at(-1) };
 }
+
+// printTimes prints, per host, the time from its start to the tools listed
+// and the tools/call times on the wire, for the server and examples/hello,
+// with their ratios. No check reads them: a shared machine's times vary.
+export function printTimes(rows) {
+  const ms = (x) => (x === undefined ? "-" : x < 10 ? `${x.toFixed(2)} ms` : `${x.toFixed(0)} ms`);
+  const ratio = (a, b) => (a === undefined || b === undefined || b === 0 ? "-" : (a / b).toFixed(2));
+  console.log("\n== times: start to tools listed, and tools/call on the wire (median, max): server | examples/hello | ratio");
+  for (const { host, server: s, hello: h } of rows) {
+    console.log(
+      `${host.padEnd(12)} listed ${ms(s?.listed)} | ${ms(h?.listed)} | ${ratio(s?.listed, h?.listed)}` +
+        `   call ${ms(s?.median)}, ${ms(s?.max)} | ${ms(h?.median)}, ${ms(h?.max)} | ${ratio(s?.median, h?.median)}`,
+    );
+  }
+}
