@@ -60,27 +60,29 @@ var transcriptLogs = map[string][]string{
 	"cancel.txtar":  {"request cancelled by the client", "id=2", `reason="the user pressed stop"`},
 }
 
-// SleepInput is the arguments object of the sleep test tool.
-type SleepInput struct {
-	Milliseconds int `json:"milliseconds"`
-}
-
-// addTestTools adds two tools that exist only in tests: "panic", whose
-// handler panics, and "sleep", which answers after the given time, or when
-// its request is cancelled.
+// addTestTools adds three tools that exist only in tests: "panic", whose
+// handler panics; "wait", which answers once "release" is called, or when
+// its request is cancelled; and "release".
 func addTestTools(s *mcp.Server) {
 	mcp.AddTool(s, &mcp.Tool{Name: "panic", Description: "Panics."},
 		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
 			panic("something went wrong")
 		})
-	mcp.AddTool(s, &mcp.Tool{Name: "sleep", Description: "Sleeps, then answers."},
-		func(ctx context.Context, _ *mcp.CallToolRequest, in SleepInput) (*mcp.CallToolResult, any, error) {
+	released := make(chan struct{})
+	var release sync.Once
+	mcp.AddTool(s, &mcp.Tool{Name: "wait", Description: "Waits until released."},
+		func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
 			select {
-			case <-time.After(time.Duration(in.Milliseconds) * time.Millisecond):
+			case <-released:
 			case <-ctx.Done():
 				return nil, nil, ctx.Err()
 			}
-			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "awake"}}}, nil, nil
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released"}}}, nil, nil
+		})
+	mcp.AddTool(s, &mcp.Tool{Name: "release", Description: "Releases every wait."},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			release.Do(func() { close(released) })
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
 		})
 }
 
