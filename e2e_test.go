@@ -28,6 +28,10 @@ import (
 // no handshake).
 var hostProtocolVersions = []string{"2025-06-18", "2025-11-25", "2026-07-28"}
 
+// failAfter is how long a test waits for the server before it fails: a
+// server that is right answers at once, and the deadline is for failures.
+const failAfter = 20 * time.Second
+
 // runAsServer, set in its environment, has the test binary run as the
 // server: TestMain runs main, as go-sdk's mcp/cmd_test.go does. So the
 // end-to-end tests need no toolchain, and count in coverage.
