@@ -23,9 +23,10 @@ import (
 //     float64 as Go computes (IEEE 754, round to nearest even).
 //   - Exact arithmetic on values of thousands of bits costs time; once it
 //     has done a bounded amount of work in its products, divisions and
-//     gcds (maxWork, about 2 ms), what remains is computed in float64 too.
-//     No expression a person writes comes near that; a few hundred sums
-//     of 1,000-bit fractions do.
+//     gcds (maxWork, about 2 ms), the next number or operator is refused,
+//     an *Error wrapping ErrTooCostly: an answer is never made approximate
+//     to save work. No expression a person writes comes near that; a few
+//     hundred sums of 1,000-bit fractions do.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
@@ -71,6 +72,9 @@ type evaluator struct {
 func (e *evaluator) eval(v *Value, n Node) error {
 	switch n := n.(type) {
 	case *numberNode:
+		if e.spent() {
+			return tooCostly(n.pos)
+		}
 		e.number(v, n.Text)
 		if !e.finite(v) {
 			return errorAt(n.pos, ErrNotFinite,
@@ -113,8 +117,8 @@ func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 //
 // Here, and in number for numbers, is the rule of exactness: the result is
 // exact when both operands are and exactly can compute it, which it cannot
-// for a power with a fractional exponent or one too large for MaxBits, nor
-// once maxWork is spent; then approximately computes it in float64. An
+// for a power with a fractional exponent or one too large for MaxBits;
+// then approximately computes it in float64. An
 // exact result that needs more than MaxBits bits all the same is rounded
 // to float64. Either way the value is approximate from then on, and so is
 // everything computed from it.
@@ -122,12 +126,15 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	if precedence(n.Op) == 0 {
 		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
 	}
+	if e.spent() {
+		return tooCostly(n.pos)
+	}
 	if n.Op == '/' && y.isZero() {
 		return errorAt(n.pos, ErrDivisionByZero,
 			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
 	}
 	z := &e.result
-	exact := x.exact && y.exact && !e.spent() && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
+	exact := x.exact && y.exact && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
 	switch {
 	case !exact:
 		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
@@ -205,6 +212,14 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 	}
 	e.pow(z, num, den, uint(k.Uint64()))
 	return true
+}
+
+// tooCostly returns the error for a number or operation at p that comes
+// once the work of exact arithmetic is past maxWork.
+func tooCostly(p pos) error {
+	return errorAt(p, ErrTooCostly, "the expression is too costly to compute exactly: "+
+		"the arithmetic before this point used up the work one evaluation may do (about 2 ms); "+
+		"split it into smaller expressions")
 }
 
 // notFinite returns the error for a result z of x n.Op y that is ±Inf or
