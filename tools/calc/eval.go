@@ -19,8 +19,10 @@ import (
 //   - A power with a fractional exponent (2^0.5) is computed in float64,
 //     by math.Pow, and a value whose numerator or denominator would need
 //     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
-//     value is approximate, and so is everything computed from it, in
-//     float64 as Go computes (IEEE 754, round to nearest even).
+//     value is approximate, and so is everything computed from it: an
+//     operation with an approximate operand, a float64, is computed
+//     exactly from its operands as they are and rounded once to the
+//     nearest float64, halfway cases to even, as IEEE 754 rounds + - * /.
 //   - Exact arithmetic on values of thousands of bits costs time; once it
 //     has done a bounded amount of work in its products, divisions and
 //     gcds (maxWork, about 2 ms), the next number or operator is refused,
@@ -65,6 +67,7 @@ func Evaluate(expression string) (value *Value, tree Node, err error) {
 type evaluator struct {
 	spare  []*Value // right operands not in use
 	result Value
+	fx, fy big.Rat // approximate operands as fractions, for exactly
 	arith
 }
 
@@ -118,10 +121,18 @@ func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 // Here, and in number for numbers, is the rule of exactness: the result is
 // exact when both operands are and exactly can compute it, which it cannot
 // for a power with a fractional exponent or one too large for MaxBits;
-// then approximately computes it in float64. An
-// exact result that needs more than MaxBits bits all the same is rounded
-// to float64. Either way the value is approximate from then on, and so is
-// everything computed from it.
+// then approximately computes it in float64. An exact result that needs
+// more than MaxBits bits all the same is rounded to float64. Either way
+// the value is approximate from then on, and so is everything computed
+// from it.
+//
+// An approximate operand is a float64, which is a fraction too, with a
+// power of two below the line: with an exact one, it is computed with
+// exactly and rounded once, so that 0.1 is not rounded before it is
+// added, and with another approximate one IEEE 754 arithmetic rounds the
+// exact result of + - * / too. Either way the result is the float64
+// nearest to the exact result of the operation on its operands as they
+// are.
 func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	if precedence(n.Op) == 0 {
 		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
@@ -134,12 +145,13 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
 	}
 	z := &e.result
-	exact := x.exact && y.exact && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
 	switch {
-	case !exact:
+	case !x.exact && !y.exact && n.Op != '^':
+		z.setFloat(approximately(n.Op, x.float, y.float))
+	case !e.exactly(n.Op, z.setRat(), fraction(x, &e.fx), fraction(y, &e.fy)):
 		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
-	case !z.fits():
-		z.setFloat(e.float64(z)) // rounded, to go on approximate
+	case !x.exact || !y.exact || !z.fits():
+		z.setFloat(e.float64(z)) // rounded once, to go on approximate
 	}
 	if !e.finite(z) {
 		return notFinite(n, x, y, e.float64(z))
