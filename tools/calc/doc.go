@@ -18,10 +18,11 @@ artefact of binary fractions from the value. So a number is the value it
 writes (0.1 is 1/10, not the float64 nearest to it), and the operations
 that keep values rational, which Eval's documentation lists, are exact:
 fractions of integers, in big.Rat, computed by the algorithms in
-rational.go. A power with a fractional exponent cannot be, since 2^0.5 is
-irrational: it is computed in float64, and the value is approximate, as is
-everything computed from it; so is a value whose numerator or denominator
-would need more than MaxBits bits.
+rational.go; so is a power with a fractional exponent whose value is a
+fraction, 16^0.75 = 8, by the integer roots of root.go. An irrational
+power cannot be, 2^0.5: it is computed in float64, and the value is
+approximate, as is everything computed from it; so is a value whose
+numerator or denominator would need more than MaxBits bits.
 
 Value.String writes every digit of an exact value whose decimal expansion
 ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),

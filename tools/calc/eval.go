@@ -14,10 +14,14 @@ import (
 //
 //   - A number is the exact value it writes (0.1 is 1/10), and the
 //     operations that keep values rational are exact, with math/big.Rat:
-//     signs, '+', '-', '*', '/', and '^' with an integer exponent. So
-//     0.1 + 0.2 is 0.3, and 2^64 is 18446744073709551616.
-//   - A power with a fractional exponent (2^0.5) is computed in float64,
-//     by math.Pow, and a value whose numerator or denominator would need
+//     signs, '+', '-', '*', '/', and '^' when the power is a fraction:
+//     with an integer exponent, or with p/q in lowest terms when the
+//     base's numerator and denominator are q-th powers. So 0.1 + 0.2 is
+//     0.3, 2^64 is 18446744073709551616, 16^0.75 is 8, and (-8)^(1/3) is
+//     -2: a negative base has the real root when q is odd, and no power
+//     when q is even.
+//   - A power that is irrational (2^0.5) is computed in float64, by
+//     math.Pow, and a value whose numerator or denominator would need
 //     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
 //     value is approximate, and so is everything computed from it: an
 //     operation with an approximate operand, a float64, is computed
@@ -32,7 +36,7 @@ import (
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
-// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^(1/3) are each an
+// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^0.5 are each an
 // *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included, one
 // wrapping ErrDivisionByZero, at the number or operator responsible.
 // Values too small for float64 are not refused: 1e-400 is exact, and
@@ -68,6 +72,7 @@ type evaluator struct {
 	spare  []*Value // right operands not in use
 	result Value
 	fx, fy big.Rat // approximate operands as fractions, for exactly
+	powers
 	arith
 }
 
@@ -120,8 +125,8 @@ func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 //
 // Here, and in number for numbers, is the rule of exactness: the result is
 // exact when both operands are and exactly can compute it, which it cannot
-// for a power with a fractional exponent or one too large for MaxBits;
-// then approximately computes it in float64. An exact result that needs
+// for an irrational power or one too large for MaxBits; then
+// approximatePower computes it. An exact result that needs
 // more than MaxBits bits all the same is rounded to float64. Either way
 // the value is approximate from then on, and so is everything computed
 // from it.
@@ -145,11 +150,14 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
 	}
 	z := &e.result
+	a, b := fraction(x, &e.fx), fraction(y, &e.fy)
 	switch {
 	case !x.exact && !y.exact && n.Op != '^':
 		z.setFloat(approximately(n.Op, x.float, y.float))
-	case !e.exactly(n.Op, z.setRat(), fraction(x, &e.fx), fraction(y, &e.fy)):
-		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
+	case !e.exactly(n.Op, z.setRat(), a, b): // a power whose value is irrational, or too large
+		if err := e.approximatePower(n, z, x, y, a, b); err != nil {
+			return err
+		}
 	case !x.exact || !y.exact || !z.fits():
 		z.setFloat(e.float64(z)) // rounded once, to go on approximate
 	}
@@ -161,8 +169,8 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 }
 
 // exactly sets z to x op y exactly, and reports whether it could: a power
-// needs an integer exponent, and a result that MaxBits bits can hold.
-// Every operator in the table needs a case here and in approximately; a
+// needs a rational result, and one that MaxBits bits can hold. Every
+// operator in the table needs a case here and in approximately; a
 // division's divisor is not zero.
 func (e *evaluator) exactly(op byte, z, x, y *big.Rat) bool {
 	switch op {
@@ -182,8 +190,11 @@ func (e *evaluator) exactly(op byte, z, x, y *big.Rat) bool {
 	return true
 }
 
-// approximately returns x op y in float64, as Go computes it: math.Pow for
-// '^'. An operator without a case here gives NaN, reported as not finite.
+// approximately returns x op y in float64, for two approximate operands:
+// IEEE 754 rounds the exact result of each of + - * / to the nearest
+// float64, as apply promises. A power is never computed here, but by
+// approximatePower. An operator without a case here gives NaN, reported
+// as not finite.
 func approximately(op byte, x, y float64) float64 {
 	switch op {
 	case '+':
@@ -194,36 +205,8 @@ func approximately(op byte, x, y float64) float64 {
 		return x * y
 	case '/':
 		return x / y
-	case '^':
-		return math.Pow(x, y)
 	}
 	return math.NaN()
-}
-
-// power sets z to x^y for an integer y and reports true, or reports false
-// and leaves z alone when y is not an integer, when x is 0 and y negative
-// (+Inf in float64), or when the result would need more than MaxBits bits.
-// It knows that before computing anything, so 2^100000 costs nothing:
-// |a|^k has at least k·(bits(a)-1)+1 bits.
-func (e *evaluator) power(z, x, y *big.Rat) bool {
-	if !y.IsInt() || x.Sign() == 0 && y.Sign() < 0 {
-		return false
-	}
-	num, den := x.Num(), x.Denom()
-	if y.Sign() < 0 {
-		num, den = den, num // (a/b)^-k = (b/a)^k
-	}
-	k := e.u.Abs(y.Num())
-	if num.BitLen() <= 1 && den.BitLen() <= 1 && k.BitLen() > 1 {
-		k.SetUint64(uint64(2 - k.Bit(0))) // x is 0, 1 or -1, whose powers repeat from x^1 and x^2
-	}
-	for _, part := range []*big.Int{num, den} {
-		if bits := int64(part.BitLen()); bits > 1 && (k.BitLen() > 32 || k.Int64()*(bits-1) >= MaxBits) {
-			return false
-		}
-	}
-	e.pow(z, num, den, uint(k.Uint64()))
-	return true
 }
 
 // tooCostly returns the error for a number or operation at p that comes
@@ -234,18 +217,12 @@ func tooCostly(p pos) error {
 		"split it into smaller expressions")
 }
 
-// notFinite returns the error for a result z of x n.Op y that is ±Inf or
-// NaN in float64, saying why when the reason is not the range.
+// notFinite returns the error for a result z of x n.Op y that is ±Inf in
+// float64.
 func notFinite(n *binaryNode, x, y *Value, z float64) error {
-	why := "float64 results must lie within about ±1.8e308"
-	switch {
-	case n.Op == '^' && x.isZero():
-		why = "zero has no negative powers"
-	case n.Op == '^' && x.float64() < 0 && math.IsNaN(z):
-		why = "a negative number has no real power with a fractional exponent"
-	}
-	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); %s",
-		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64), why)
+	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); "+
+		"float64 results must lie within about ±1.8e308",
+		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64))
 }
 
 // neg sets v to -v.

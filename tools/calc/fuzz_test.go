@@ -123,7 +123,10 @@ func textbook(n Node) *big.Rat {
 			return x.Mul(x, y)
 		case '/':
 			return x.Quo(x, y)
-		case '^':
+		case '^': // x^(p/q) = (x^(1/q))^p, the root being a fraction, since Eval computed it exactly
+			if !y.IsInt() {
+				x.SetFrac(exactRoot(x.Num(), y.Denom()), exactRoot(x.Denom(), y.Denom()))
+			}
 			k := y.Num()
 			if k.Sign() < 0 {
 				x.Inv(x)
@@ -134,4 +137,17 @@ func textbook(n Node) *big.Rat {
 		panic(fmt.Sprintf("textbook, in fuzz_test.go, has no case for '%c'", n.Op))
 	}
 	panic("textbook: not a tree from Parse")
+}
+
+// exactRoot returns the q-th root of x, an integer that has one (negative
+// for a negative x and an odd q), by bisection: a method unlike Eval's.
+func exactRoot(x, q *big.Int) *big.Int {
+	root, exact := floorRoot(new(big.Int).Abs(x), int(q.Int64()))
+	if !exact {
+		panic(fmt.Sprintf("exactRoot: %v has no %v-th root, but Eval computed its power exactly", x, q))
+	}
+	if x.Sign() < 0 {
+		root.Neg(root)
+	}
+	return root
 }
