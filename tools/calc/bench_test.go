@@ -118,13 +118,17 @@ var worstExpressions = []worstExpression{
 	{name: "x*y+x*y powers", expression: repeatTo("(2/3)^2584*(7/5)^1000", "+(2/3)^2584*(7/5)^1000"), tooCostly: true},
 	{name: "5e-1233+", expression: repeatTo("5e-1233", "+5e-1233"), tooCostly: true}, // numbers at MaxBits: 10^1233 for each
 	{name: "600-digit numbers", expression: repeatTo("1."+strings.Repeat("7", 600), "*1."+strings.Repeat("3", 600)+"/1."+strings.Repeat("7", 600))},
-	{name: "1.1^-350+", expression: repeatTo("1.1^-350", "+1.1^-350"), tooCostly: true},              // 10^350/11^350, whose sums' gcds are of 1,211-bit integers
-	{name: "(2:3)^161+", expression: repeatTo("(2/3)^161", "+(2/3)^161"), tooCostly: true},           // a gcd of four-word integers, each time
-	{name: "1+1:3^81", expression: repeatTo("1", "+1/3^81"), tooCostly: true},                        // a gcd of two-word integers, each time
-	{name: "1e-20 gcds", expression: repeatTo("(1/3)^40*1e-20", "+1e-20"), tooCostly: true},          // two gcds of two-word integers, each time
-	{name: "x+0 at 2^1024", expression: repeatTo("(4294967295/16822732)^128", "+0")},                 // a sum at float64's limit, 4,096 bits over 3,072
-	{name: "x^0.5+", expression: repeatTo("((2/3)^2584)^0.5", "+((2/3)^2584)^0.5"), tooCostly: true}, // square roots of 4,096-bit integers, each time
-	{name: "(2:3)^2700+", expression: repeatTo("2", "+(2/3)^2700"), tooCostly: true},                 // a power past MaxBits, computed, then rounded
+	{name: "1.1^-350+", expression: repeatTo("1.1^-350", "+1.1^-350"), tooCostly: true},                        // 10^350/11^350, whose sums' gcds are of 1,211-bit integers
+	{name: "(2:3)^161+", expression: repeatTo("(2/3)^161", "+(2/3)^161"), tooCostly: true},                     // a gcd of four-word integers, each time
+	{name: "1+1:3^81", expression: repeatTo("1", "+1/3^81"), tooCostly: true},                                  // a gcd of two-word integers, each time
+	{name: "1e-20 gcds", expression: repeatTo("(1/3)^40*1e-20", "+1e-20"), tooCostly: true},                    // two gcds of two-word integers, each time
+	{name: "x+0 at 2^1024", expression: repeatTo("(4294967295/16822732)^128", "+0")},                           // a sum at float64's limit, 4,096 bits over 3,072
+	{name: "x^0.5+", expression: repeatTo("((2/3)^2584)^0.5", "+((2/3)^2584)^0.5"), tooCostly: true},           // square roots of 4,096-bit integers, each time
+	{name: "(2:3)^2700+", expression: repeatTo("2", "+(2/3)^2700"), tooCostly: true},                           // a power past MaxBits, computed, then rounded
+	{name: "2^0.5+", expression: repeatTo("2^0.5", "+2^0.5"), tooCostly: true},                                 // irrational powers, rounded correctly, each time
+	{name: "7^(1:3)+", expression: repeatTo("7^(1/3)", "+7^(1/3)"), tooCostly: true},                           //
+	{name: "1.0001^100000+", expression: repeatTo("1.0001^100000", "+1.0001^100000")},                          // a power past MaxBits, by e^(y·ln x)
+	{name: "x^0.5 at MaxBits", expression: repeatTo("((2/3)^2583)^0.5", "+((2/3)^2583)^0.5"), tooCostly: true}, // no root, and e^(y·ln x), of 4,096-bit integers
 }
 
 // A worstExpression is one of worstExpressions: its name, its text, and

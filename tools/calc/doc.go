@@ -20,9 +20,10 @@ that keep values rational, which Eval's documentation lists, are exact:
 fractions of integers, in big.Rat, computed by the algorithms in
 rational.go; so is a power with a fractional exponent whose value is a
 fraction, 16^0.75 = 8, by the integer roots of root.go. An irrational
-power cannot be, 2^0.5: it is computed in float64, and the value is
-approximate, as is everything computed from it; so is a value whose
-numerator or denominator would need more than MaxBits bits.
+power cannot be, 2^0.5: its value is approximate, the float64 nearest to
+it, computed by explog.go, as is everything computed from it, each
+operation rounded once from its operands as they are; so is a value
+whose numerator or denominator would need more than MaxBits bits.
 
 Value.String writes every digit of an exact value whose decimal expansion
 ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),

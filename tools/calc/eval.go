@@ -1,6 +1,7 @@
-// Evaluation is exact where arithmetic is exact, and in float64 where it
-// cannot be; it turns ±Inf and NaN, which IEEE arithmetic carries on with,
-// into errors: JSON cannot carry them, and a model cannot act on them.
+// Evaluation is exact where arithmetic is exact, and the nearest float64
+// where it cannot be; it turns ±Inf and NaN, which IEEE arithmetic carries
+// on with, into errors: JSON cannot carry them, and a model cannot act on
+// them.
 
 package calc
 
@@ -20,19 +21,27 @@ import (
 //     0.3, 2^64 is 18446744073709551616, 16^0.75 is 8, and (-8)^(1/3) is
 //     -2: a negative base has the real root when q is odd, and no power
 //     when q is even.
-//   - A power that is irrational (2^0.5) is computed in float64, by
-//     math.Pow, and a value whose numerator or denominator would need
-//     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
-//     value is approximate, and so is everything computed from it: an
-//     operation with an approximate operand, a float64, is computed
-//     exactly from its operands as they are and rounded once to the
-//     nearest float64, halfway cases to even, as IEEE 754 rounds + - * /.
+//   - Any other value is approximate, a float64, and so is everything
+//     computed from it: an irrational power (2^0.5), a number with more
+//     than MaxBits/3 significant digits, and a value whose numerator or
+//     denominator would need more than MaxBits bits ((1/3)^3000). Each is
+//     the float64 nearest to the exact result of its operation on its
+//     operands as they are, an exact operand being its fraction and an
+//     approximate one its float64, halfway cases to even: '+', '-', '*'
+//     and '/' are computed exactly and rounded once, as IEEE 754 rounds
+//     them, and an irrational power, or one too large for MaxBits
+//     ((1+1e-9)^1e9), is computed to as many bits as its rounding needs
+//     (explog.go). So 2^(1/3) is the float64 nearest to the cube root of
+//     2, and (2^0.5)^2 is 2.0000000000000004, the float64 nearest to the
+//     square of 2^0.5's float64: each step is rounded, not the expression
+//     as a whole.
 //   - Exact arithmetic on values of thousands of bits costs time; once it
 //     has done a bounded amount of work in its products, divisions and
-//     gcds (maxWork, about 2 ms), the next number or operator is refused,
-//     an *Error wrapping ErrTooCostly: an answer is never made approximate
-//     to save work. No expression a person writes comes near that; a few
-//     hundred sums of 1,000-bit fractions do.
+//     gcds, and in rounding powers (maxWork, about 2 ms), the next number
+//     or operator is refused, an *Error wrapping ErrTooCostly: an answer
+//     is never made approximate, or less accurate, to save work. No
+//     expression a person writes comes near that; a few hundred sums of
+//     1,000-bit fractions, or a thousand irrational powers, do.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
@@ -73,6 +82,7 @@ type evaluator struct {
 	result Value
 	fx, fy big.Rat // approximate operands as fractions, for exactly
 	powers
+	fix fixed
 	arith
 }
 

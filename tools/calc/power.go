@@ -4,10 +4,7 @@
 
 package calc
 
-import (
-	"math"
-	"math/big"
-)
+import "math/big"
 
 // powers holds the integers power works in: the parts of the base, or
 // their roots.
@@ -62,11 +59,12 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 	return true
 }
 
-// approximatePower sets z to x^y approximately, for a power that power
-// cannot compute exactly, xf and yf being x and y as fractions; or it
-// returns the error for a power that has no real value: 0 to a negative
-// power, or a negative base to a power whose denominator, in lowest
-// terms, is even.
+// approximatePower sets z to the float64 nearest to x^y, for a power
+// that power cannot compute exactly, xf and yf being x and y as
+// fractions; or it returns the error for a power that has no real value,
+// 0 to a negative power or a negative base to a power whose denominator,
+// in lowest terms, is even, or for one whose rounding nearestPower could
+// not settle within maxWork.
 func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.Rat) error {
 	switch {
 	case xf.Sign() == 0: // and y < 0: power computes the rest
@@ -81,7 +79,10 @@ func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.
 			"a negative number has a real power only when the exponent, in lowest terms, has an odd denominator: "+
 			"(-8)^(1/3) is -2, (-8)^0.5 is not real%s", x.format(), y.format(), why)
 	}
-	f := math.Pow(math.Abs(e.float64(x)), e.float64(y))
+	f, ok := e.nearestPower(e.num.Abs(xf.Num()), xf.Denom(), yf.Num(), yf.Denom())
+	if !ok {
+		return tooCostly(n.pos)
+	}
 	if xf.Sign() < 0 && yf.Num().Bit(0) == 1 {
 		f = -f // the real root of a negative base, to an odd power
 	}
