@@ -17,6 +17,7 @@ var (
 	ErrDivisionByZero = errors.New("division by zero")              // Eval: a zero divisor, 0/0 included
 	ErrNotFinite      = errors.New("not finite")                    // Eval: a number or result ±Inf or NaN in float64
 	ErrTooCostly      = errors.New("too costly to compute exactly") // Eval: past the bound on the work of one evaluation
+	ErrUnderflow      = errors.New("too small for float64")         // Eval: an approximate number or result, not 0, that float64 rounds to 0
 	ErrTooLong        = errors.New("expression too long")           // Parse: longer than MaxLength
 	ErrTooDeep        = errors.New("expression nested too deeply")  // Parse: deeper than MaxDepth
 )

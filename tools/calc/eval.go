@@ -48,8 +48,12 @@ import (
 // ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^0.5 are each an
 // *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included, one
 // wrapping ErrDivisionByZero, at the number or operator responsible.
-// Values too small for float64 are not refused: 1e-400 is exact, and
-// approximately 0.
+// A value too small for float64 is not refused while it is exact: 1e-400
+// is exact, and written so. But an approximate value is never 0 unless it
+// is 0: a number or result that float64 would round to 0 is an *Error
+// wrapping ErrUnderflow (1e-2000, (2/3)^3000, 2^0.5 * 1e-324), lest a
+// later division by it report a division by zero, or a product with a
+// large value be 0.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
@@ -94,6 +98,11 @@ func (e *evaluator) eval(v *Value, n Node) error {
 			return tooCostly(n.pos)
 		}
 		e.number(v, n.Text)
+		if !v.exact && v.float == 0 { // a number read approximately is not 0
+			return errorAt(n.pos, ErrUnderflow, "the number %s is too small: it is not 0, but exact arithmetic "+
+				"cannot hold it (it would need more than %d bits), and float64, whose least value is about "+
+				"4.9e-324, would round it to 0", shorten(n.Text), MaxBits)
+		}
 		if !e.finite(v) {
 			return errorAt(n.pos, ErrNotFinite,
 				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
@@ -159,17 +168,28 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 		return errorAt(n.pos, ErrDivisionByZero,
 			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
 	}
+	// An approximate result is never 0 unless it is 0, lest a later
+	// division by it report a division by zero, or a product with a large
+	// value be 0. IEEE 754 rounds a sum to 0 only when it is 0, float64's
+	// least values being evenly spaced, but not a product or a quotient.
 	z := &e.result
 	a, b := fraction(x, &e.fx), fraction(y, &e.fy)
 	switch {
 	case !x.exact && !y.exact && n.Op != '^':
 		z.setFloat(approximately(n.Op, x.float, y.float))
+		if z.float == 0 && !x.isZero() && (n.Op == '/' || n.Op == '*' && !y.isZero()) {
+			return underflow(n, x, y)
+		}
 	case !e.exactly(n.Op, z.setRat(), a, b): // a power whose value is irrational, or too large
 		if err := e.approximatePower(n, z, x, y, a, b); err != nil {
 			return err
 		}
 	case !x.exact || !y.exact || !z.fits():
-		z.setFloat(e.float64(z)) // rounded once, to go on approximate
+		f := e.float64(z)
+		if f == 0 && z.rat.Sign() != 0 {
+			return underflow(n, x, y)
+		}
+		z.setFloat(f) // rounded once, to go on approximate
 	}
 	if !e.finite(z) {
 		return notFinite(n, x, y, e.float64(z))
@@ -225,6 +245,14 @@ func tooCostly(p pos) error {
 	return errorAt(p, ErrTooCostly, "the expression is too costly to compute exactly: "+
 		"the arithmetic before this point used up the work one evaluation may do (about 2 ms); "+
 		"split it into smaller expressions")
+}
+
+// underflow returns the error for a result of x n.Op y that is not 0,
+// but approximate, and that float64 rounds to 0.
+func underflow(n *binaryNode, x, y *Value) error {
+	return errorAt(n.pos, ErrUnderflow, "the result of %s %c %s is too small: it is not 0, but it is approximate "+
+		"(exact arithmetic holds fractions of at most %d bits above and below the line), "+
+		"and float64, whose least value is about 4.9e-324, would round it to 0", x.format(), n.Op, y.format(), MaxBits)
 }
 
 // notFinite returns the error for a result z of x n.Op y that is ±Inf in

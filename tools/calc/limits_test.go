@@ -76,8 +76,9 @@ func TestLowerDepth(t *testing.T) {
 // TestExactLimits checks MaxBits and MaxDigits at their values and one
 // past them. 1/2^k has a denominator of k+1 bits, and 2^j + 1/2^k a
 // numerator of j+k+1: multiplied back by powers of two small enough to
-// be finite, such a value is 1 when it was exact, and 0 when it went on
-// in float64, in which 2^-4096 is 0.
+// be finite, such a value is 1 when it was exact. When it was not, it went
+// on in float64: 2^-4096 would be 0 there, which is refused, and 2^1000 +
+// 2^-3096 is 2^1000, from which the rest is 0.
 func TestExactLimits(t *testing.T) {
 	back := func(k int) string { // "* 2^1000 * … * 2^r", 2^k in all
 		return strings.Repeat(" * 2^1000", k/1000) + fmt.Sprintf(" * 2^%d", k%1000)
@@ -88,17 +89,22 @@ func TestExactLimits(t *testing.T) {
 	tests := []struct {
 		name, input, want string
 		exact             bool
+		err               error
 	}{
-		{"denominator of MaxBits bits", denominator(MaxBits - 1), "1", true},
-		{"denominator past MaxBits bits", denominator(MaxBits), "0", false},
-		{"numerator of MaxBits bits", numerator(1000, MaxBits-1001), "1", true},
-		{"numerator past MaxBits bits", numerator(1000, MaxBits-1000), "0", false},
-		{"MaxDigits digits", nines(MaxDigits), strings.Repeat("9", MaxDigits), true},
-		{"past MaxDigits digits", nines(MaxDigits + 1), "1e+101", false},
+		{"denominator of MaxBits bits", denominator(MaxBits - 1), "1", true, nil},
+		{"denominator past MaxBits bits", denominator(MaxBits), "", false, ErrUnderflow},
+		{"numerator of MaxBits bits", numerator(1000, MaxBits-1001), "1", true, nil},
+		{"numerator past MaxBits bits", numerator(1000, MaxBits-1000), "0", false, nil},
+		{"MaxDigits digits", nines(MaxDigits), strings.Repeat("9", MaxDigits), true, nil},
+		{"past MaxDigits digits", nines(MaxDigits + 1), "1e+101", false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, _, err := Evaluate(tt.input)
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err, "Evaluate(%q) = %v", tt.input, v)
+				return
+			}
 			require.NoError(t, err, "Evaluate(%q)", tt.input)
 			require.Equal(t, tt.exact, v.Exact(), "Evaluate(%q).Exact(), with String %s", tt.input, v)
 			if !tt.exact {

@@ -93,6 +93,8 @@ var differences = []difference{
 		"1/(0.1+0.2-0.3)", func(_ string, err error) bool { return errors.Is(err, ErrDivisionByZero) }},
 	{"expr lets ±Inf and NaN flow through (1e308*10, 0^-1, (-8)^0.5), and its rounding may leave a base that is exactly 0 nonzero ((0.1+0.2-0.3)^-1); we report the first value that is not finite",
 		"(0.1+0.2-0.3)^-1", func(_ string, err error) bool { return errors.Is(err, ErrNotFinite) }},
+	{"expr rounds a value that is not 0 to 0 when it is below float64's least, and goes on; we refuse it, lest a division by it be by zero",
+		"1e-2000 / 1e-2000", func(_ string, err error) bool { return errors.Is(err, ErrUnderflow) }},
 	{"expr computes in float64, whose work is small; we refuse an expression whose exact arithmetic is past maxWork",
 		"(2/3)^2584{99*+(2/3)^2584}", func(_ string, err error) bool { return errors.Is(err, ErrTooCostly) }},
 	{"expr has no limit on nesting; we stop past MaxDepth levels",

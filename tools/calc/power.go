@@ -63,8 +63,8 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 // that power cannot compute exactly, xf and yf being x and y as
 // fractions; or it returns the error for a power that has no real value,
 // 0 to a negative power or a negative base to a power whose denominator,
-// in lowest terms, is even, or for one whose rounding nearestPower could
-// not settle within maxWork.
+// in lowest terms, is even, or for one that float64 rounds to 0, or whose
+// rounding nearestPower could not settle within maxWork.
 func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.Rat) error {
 	switch {
 	case xf.Sign() == 0: // and y < 0: power computes the rest
@@ -80,8 +80,11 @@ func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.
 			"(-8)^(1/3) is -2, (-8)^0.5 is not real%s", x.format(), y.format(), why)
 	}
 	f, ok := e.nearestPower(e.num.Abs(xf.Num()), xf.Denom(), yf.Num(), yf.Denom())
-	if !ok {
+	switch {
+	case !ok:
 		return tooCostly(n.pos)
+	case f == 0: // x^y is not 0, x being neither 0 nor 0 to a positive power here
+		return underflow(n, x, y)
 	}
 	if xf.Sign() < 0 && yf.Num().Bit(0) == 1 {
 		f = -f // the real root of a negative base, to an odd power

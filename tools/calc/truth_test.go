@@ -19,7 +19,8 @@ import (
 // while both operands are and the result is a fraction of at most MaxBits
 // bits a part; otherwise it is approximate, the float64 nearest to the
 // exact result of its operation on its operands as they are (an exact
-// operand being its fraction, an approximate one its float64). That exact
+// operand being its fraction, an approximate one its float64), or an
+// error if that is ±Inf, or 0 where the exact result is not. That exact
 // result is kept, as a fraction where it is one and otherwise in big.Float
 // to some 300 bits, so that Eval's float64 can be checked to lie within
 // half an ulp of it.
@@ -78,7 +79,7 @@ func truthOf(n Node) truth {
 
 // sentinel returns the sentinel error err wraps.
 func sentinel(err error) error {
-	for _, s := range []error{ErrDivisionByZero, ErrNotFinite, ErrTooCostly, ErrTooLong, ErrTooDeep} {
+	for _, s := range []error{ErrDivisionByZero, ErrNotFinite, ErrUnderflow, ErrTooCostly, ErrTooLong, ErrTooDeep} {
 		if errors.Is(err, s) {
 			return s
 		}
@@ -133,7 +134,8 @@ func combineTruth(op byte, x, y truth) truth {
 }
 
 // nearestTruth returns the approximate value nearest to near, which is r
-// exactly when r is not nil.
+// exactly when r is not nil: an error if that is ±Inf, or 0 when near is
+// not.
 func nearestTruth(near *big.Float, r *big.Rat) truth {
 	var f float64
 	if r != nil {
@@ -141,8 +143,11 @@ func nearestTruth(near *big.Float, r *big.Rat) truth {
 	} else {
 		f, _ = near.Float64()
 	}
-	if math.IsInf(f, 0) {
+	switch {
+	case math.IsInf(f, 0):
 		return truth{err: ErrNotFinite}
+	case f == 0 && near.Sign() != 0:
+		return truth{err: ErrUnderflow}
 	}
 	return truth{float: f, near: near}
 }
