@@ -24,7 +24,7 @@ import (
 //   - Any other value is approximate, a float64, and so is everything
 //     computed from it: an irrational power (2^0.5), a number with more
 //     than MaxBits/3 significant digits, and a value whose numerator or
-//     denominator would need more than MaxBits bits ((1/3)^3000). Each is
+//     denominator would need more than MaxBits bits ((5/6)^2047). Each is
 //     the float64 nearest to the exact result of its operation on its
 //     operands as they are, an exact operand being its fraction and an
 //     approximate one its float64, halfway cases to even: '+', '-', '*'
@@ -41,7 +41,9 @@ import (
 //     or operator is refused, an *Error wrapping ErrTooCostly: an answer
 //     is never made approximate, or less accurate, to save work. No
 //     expression a person writes comes near that; a few hundred sums of
-//     1,000-bit fractions, or a thousand irrational powers, do.
+//     1,000-bit fractions, or a thousand irrational powers, do. A power
+//     whose rounding 1,536 bits do not settle would be refused so too;
+//     none is known.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about

@@ -20,11 +20,15 @@ const (
 	guardBits      = 22 // the error bound, 2^(guardBits-P) of the value: see tryPower
 )
 
-// termWork is the work counted for each term of the series of log and
-// exp beyond its words: four operations on integers of a few words each,
-// which take about 80 ns, mostly math/big's overhead, as BenchmarkWorst's
-// powers measure.
-const termWork = 80
+// The work counted for a power beyond its integers' words, which on
+// integers of a few words are a small part of math/big's time: for each
+// term of the series of log and exp, four operations, about 80 ns, and for
+// each precision tried, its divisions, roundings and the rest, about a
+// microsecond, as BenchmarkWorst's powers measure.
+const (
+	termWork = 80
+	tryWork  = 1000
+)
 
 // fixed holds the integers nearestPower works in, kept from one power to
 // the next, as arith keeps its own.
@@ -62,6 +66,7 @@ func (e *evaluator) nearestPower(a, b, c, d *big.Int) (float64, bool) {
 // E+Δ round to the same float64, so does it.
 func (e *evaluator) tryPower(a, b, c, d *big.Int, p uint) (float64, bool) {
 	x := &e.fix
+	e.work += tryWork
 	l, s := e.log(a, b, p) // ln(a/b) = l·2^-s
 	t := e.times(&x.t, c, l)
 	den := x.den.Set(d)
