@@ -87,8 +87,8 @@ type evaluator struct {
 	spare  []*Value // right operands not in use
 	result Value
 	fx, fy big.Rat // approximate operands as fractions, for exactly
-	powers
-	fix fixed
+	powers         // the integers of power
+	fix    fixed   // the integers of nearestPower, a field: t, r and others are arith's names too
 	arith
 }
 

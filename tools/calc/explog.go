@@ -41,7 +41,7 @@ type fixed struct {
 // range, 0 below half its least value, 2^-1075. It reports false if the
 // work of exact arithmetic (maxWork) is spent, or lastPrecision reached,
 // before the rounding is settled, which for an irrational power would take
-// one lying within 2^-1480 of halfway between two float64s.
+// one lying within about 2^-1500 of halfway between two float64s.
 func (e *evaluator) nearestPower(a, b, c, d *big.Int) (float64, bool) {
 	for p := uint(firstPrecision); p <= lastPrecision && !e.spent(); p *= 2 {
 		if f, ok := e.tryPower(a, b, c, d, p); ok {
@@ -58,12 +58,13 @@ func (e *evaluator) nearestPower(a, b, c, d *big.Int) (float64, bool) {
 // its series' terms, at most p/4.9+1, and t = (c/d)·ln(a/b) is computed
 // within 1 more unit: beyond ±1024, e^t is past float64's range, or below
 // 2^-1075; within it, t's error is below 2^11·(n+15)·u. exp adds at most
-// 1,479 units for n·ln 2, and (2J+5)·u for its J terms, at most p/9.5+2.
+// 1,479 units for k·ln 2, and (2J+5)·u for its J terms, at most p/9.5+2.
 // So e^t's relative error is below 2^11·(n+16)·u + (2J+5)·u: below 2^20·u
 // for every p up to lastPrecision, 2^(guardBits-2)·u, with room to spare
-// for errors of errors. The value lies within 2^(guardBits-p) of E, the
-// integer exp returns, so within Δ = E·2^(guardBits-p) + 2: when E-Δ and
-// E+Δ round to the same float64, so does it.
+// for errors of errors. So the value lies within a relative
+// 2^(guardBits-p) of m·2^-q, m being the integer exp returns, and within
+// Δ = m·2^(guardBits-p) + 2 units: when m-Δ and m+Δ round to the same
+// float64, so does it.
 func (e *evaluator) tryPower(a, b, c, d *big.Int, p uint) (float64, bool) {
 	x := &e.fix
 	e.work += tryWork
@@ -82,11 +83,11 @@ func (e *evaluator) tryPower(a, b, c, d *big.Int, p uint) (float64, bool) {
 		}
 		return 0, true
 	}
-	big2, q := e.exp(t, p) // e^t = big2·2^-q
-	delta := x.e.Rsh(big2, p-guardBits)
+	m, q := e.exp(t, p) // e^t = m·2^-q
+	delta := x.e.Rsh(m, p-guardBits)
 	delta.Add(delta, x.lo.SetInt64(2))
-	x.lo.Sub(big2, delta)
-	x.hi.Add(big2, delta)
+	x.lo.Sub(m, delta)
+	x.hi.Add(m, delta)
 	lo, hi := e.scaled(&x.lo, q), e.scaled(&x.hi, q)
 	return lo, lo == hi
 }
@@ -169,15 +170,15 @@ func (e *evaluator) log(a, b *big.Int, p uint) (*big.Int, uint) {
 	return l.Add(l, lnm.Rsh(lnm, zs-1)), p
 }
 
-// exp returns n and q with e^t = n·2^-q, for t = t·2^-p and |t| < 1024,
+// exp returns m and q with e^(t·2^-p) = m·2^-q, for |t·2^-p| < 1024,
 // within a relative (2J+5)·2^-p + 1,479·2^-p, J being the terms of its
-// series. n is one of e.fix's integers.
+// series. m is one of e.fix's integers.
 //
-// With k the integer nearest to t/ln 2 and r = t - k·ln 2, |r| ≤ 0.347,
-// e^t = 2^k · (e^(r/256))^256: the series for e^(r/256) gains ten bits a
-// term, and is computed in fixed point to 2^-(p+8), so that its eight
-// squarings, which double its relative error each, leave it to about
-// 2^-p.
+// With k the integer nearest to t·2^-p/ln 2 and r = t·2^-p - k·ln 2, so
+// |r| ≤ 0.347, e^(t·2^-p) = 2^k · (e^(r/256))^256: the series for
+// e^(r/256) gains ten bits a term, and is computed in fixed point to
+// 2^-(p+8), so that its eight squarings, which double its relative error
+// each, leave it to about 2^-p.
 func (e *evaluator) exp(t *big.Int, p uint) (*big.Int, int) {
 	x := &e.fix
 	lead := x.lo.Rsh(t, p-40).Int64() // t in units of 2^-40: below 2^50

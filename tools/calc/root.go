@@ -8,14 +8,15 @@ import (
 	"math/big"
 )
 
-// root sets z to ⌊x^(1/k)⌋, for x ≥ 0 and k ≥ 2, and reports whether z^k
-// is x: whether x is a k-th power. z must not be x. It is Newton's method
-// on integers, as big.Int.Sqrt is for k = 2, but in m's integers, which it
+// root reports whether x is a k-th power, for x ≥ 0 and k ≥ 2, and sets z
+// to its root if it is; z must not be x. It is Newton's method on
+// integers, as big.Int.Sqrt is for k = 2, but in m's integers, which it
 // reuses, from a close start: from any start above the root, each step
-// decreases, to ⌊x^(1/k)⌋, and the next would not, which ends it. Its first step may start below: any
-// positive r steps to at or above the root, since by the inequality of
-// means ((k-1)·r + x/r^(k-1))/k ≥ x^(1/k), and taking floors keeps it at
-// or above ⌊x^(1/k)⌋. From a start a relative 2^-30 from the root, as
+// decreases, to ⌊x^(1/k)⌋, and the next would not, which ends it; then
+// z^k is x or not. Its first step may start below: any positive r steps
+// to at or above the root, since by the inequality of means
+// ((k-1)·r + x/r^(k-1))/k ≥ x^(1/k), and taking floors keeps it at or
+// above ⌊x^(1/k)⌋. From a start a relative 2^-30 from the root, as
 // rootEstimate gives, each step doubles the bits that are right.
 //
 // Every root here is of a numerator or denominator of at most MaxBits
