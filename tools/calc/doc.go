@@ -18,16 +18,44 @@ artefact of binary fractions from the value. So a number is the value it
 writes (0.1 is 1/10, not the float64 nearest to it), and the operations
 that keep values rational, which Eval's documentation lists, are exact:
 fractions of integers, in big.Rat, computed by the algorithms in
-rational.go. A power with a fractional exponent cannot be, since 2^0.5 is
-irrational: it is computed in float64, and the value is approximate, as is
-everything computed from it; so is a value whose numerator or denominator
-would need more than MaxBits bits.
+rational.go; so is a power with a fractional exponent whose value is a
+fraction, 16^0.75 = 8, by the integer roots of root.go.
+
+Any other value is approximate, a float64, and so is everything computed
+from it: an irrational power, 2^0.5, or a value whose numerator or
+denominator would need more than MaxBits bits. An approximate value is
+the float64 nearest to the exact result of its operation on its operands
+as they are, an exact operand being its fraction and an approximate one
+its float64, halfway cases to even: '+', '-', '*' and '/' are computed
+exactly and rounded once, and powers by explog.go, to as many bits as
+their rounding needs. So an expression with one approximate step is the
+float64 nearest to that step's value, 2^(1/3) to the cube root of 2;
+with more, each step is rounded, not the expression as a whole, and
+(2^0.5)^2 is 2.0000000000000004, the float64 nearest to the square of
+2^0.5's float64. An approximate value is never 0 unless it is 0.
 
 Value.String writes every digit of an exact value whose decimal expansion
 ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),
 and any other value as the float64 nearest to it (1/3 is
 0.3333333333333333); Value.Exact says which. Eval's documentation has the
-rules in full, and the bound on the work of exact arithmetic.
+rules in full.
+
+# Bounds
+
+Every bound, and what happens past it:
+
+	MaxLength, 10,000 characters   Parse refuses the expression: ErrTooLong
+	MaxDepth, 200 levels           Parse refuses the expression: ErrTooDeep
+	MaxBits, 4,096 bits a part     a value goes on approximate, its nearest float64
+	MaxDigits, 100 digits          String writes the nearest float64, and Exact is false
+	about ±1.8e308, float64's      Eval refuses a number or result past it, exact or not:
+	largest                        ErrNotFinite
+	about 4.9e-324, float64's      Eval refuses an approximate number or result that
+	least                          float64 would round to 0: ErrUnderflow
+	maxWork, about 2 ms of work    Eval refuses the next number or operator: ErrTooCostly
+
+No bound makes an answer approximate, or less accurate, to save time:
+past maxWork an expression is refused, not finished in float64.
 
 # Grammar
 

@@ -14,10 +14,12 @@ import (
 // The sentinel errors an *Error may wrap, for errors.Is. A syntax error
 // wraps none.
 var (
-	ErrDivisionByZero = errors.New("division by zero")             // Eval: a zero divisor, 0/0 included
-	ErrNotFinite      = errors.New("not finite")                   // Eval: a number or result ±Inf or NaN in float64
-	ErrTooLong        = errors.New("expression too long")          // Parse: longer than MaxLength
-	ErrTooDeep        = errors.New("expression nested too deeply") // Parse: deeper than MaxDepth
+	ErrDivisionByZero = errors.New("division by zero")              // Eval: a zero divisor, 0/0 included
+	ErrNotFinite      = errors.New("not finite")                    // Eval: a number or result ±Inf or NaN in float64
+	ErrTooCostly      = errors.New("too costly to compute exactly") // Eval: past the bound on the work of one evaluation
+	ErrUnderflow      = errors.New("too small for float64")         // Eval: an approximate number or result, not 0, that float64 rounds to 0
+	ErrTooLong        = errors.New("expression too long")           // Parse: longer than MaxLength
+	ErrTooDeep        = errors.New("expression nested too deeply")  // Parse: deeper than MaxDepth
 )
 
 // Error is a fault in an expression, as go/scanner.Error and
@@ -27,7 +29,7 @@ type Error struct {
 	Offset int    // byte offset of the fault in the expression, 0-based
 	Column int    // the same place in characters (runes), 1-based, as people count
 	Msg    string // what is wrong and what would be valid, without the column
-	Err    error  // ErrDivisionByZero, ErrNotFinite, ErrTooLong, ErrTooDeep, or nil for a syntax error
+	Err    error  // one of the sentinel errors above, or nil for a syntax error
 }
 
 // Error returns "column N: " and the message, on one line.

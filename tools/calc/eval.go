@@ -1,6 +1,7 @@
-// Evaluation is exact where arithmetic is exact, and in float64 where it
-// cannot be; it turns ±Inf and NaN, which IEEE arithmetic carries on with,
-// into errors: JSON cannot carry them, and a model cannot act on them.
+// Evaluation is exact where arithmetic is exact, and the nearest float64
+// where it cannot be; it turns ±Inf and NaN, which IEEE arithmetic carries
+// on with, into errors: JSON cannot carry them, and a model cannot act on
+// them.
 
 package calc
 
@@ -14,26 +15,47 @@ import (
 //
 //   - A number is the exact value it writes (0.1 is 1/10), and the
 //     operations that keep values rational are exact, with math/big.Rat:
-//     signs, '+', '-', '*', '/', and '^' with an integer exponent. So
-//     0.1 + 0.2 is 0.3, and 2^64 is 18446744073709551616.
-//   - A power with a fractional exponent (2^0.5) is computed in float64,
-//     by math.Pow, and a value whose numerator or denominator would need
-//     more than MaxBits bits ((1/3)^3000) is rounded to float64. Either
-//     value is approximate, and so is everything computed from it, in
-//     float64 as Go computes (IEEE 754, round to nearest even).
+//     signs, '+', '-', '*', '/', and '^' when the power is a fraction:
+//     with an integer exponent, or with p/q in lowest terms when the
+//     base's numerator and denominator are q-th powers. So 0.1 + 0.2 is
+//     0.3, 2^64 is 18446744073709551616, 16^0.75 is 8, and (-8)^(1/3) is
+//     -2: a negative base has the real root when q is odd, and no power
+//     when q is even.
+//   - Any other value is approximate, a float64, and so is everything
+//     computed from it: an irrational power (2^0.5), a number with more
+//     than MaxBits/3 significant digits, and a value whose numerator or
+//     denominator would need more than MaxBits bits ((5/6)^2047). Each is
+//     the float64 nearest to the exact result of its operation on its
+//     operands as they are, an exact operand being its fraction and an
+//     approximate one its float64, halfway cases to even: '+', '-', '*'
+//     and '/' are computed exactly and rounded once, as IEEE 754 rounds
+//     them, and an irrational power, or one too large for MaxBits
+//     ((1+1e-9)^1e9), is computed to as many bits as its rounding needs
+//     (explog.go). So 2^(1/3) is the float64 nearest to the cube root of
+//     2, and (2^0.5)^2 is 2.0000000000000004, the float64 nearest to the
+//     square of 2^0.5's float64: each step is rounded, not the expression
+//     as a whole.
 //   - Exact arithmetic on values of thousands of bits costs time; once it
 //     has done a bounded amount of work in its products, divisions and
-//     gcds (maxWork, about 2 ms), what remains is computed in float64 too.
-//     No expression a person writes comes near that; a few hundred sums
-//     of 1,000-bit fractions do.
+//     gcds, and in rounding powers (maxWork, about 2 ms), the next number
+//     or operator is refused, an *Error wrapping ErrTooCostly: an answer
+//     is never made approximate, or less accurate, to save work. No
+//     expression a person writes comes near that; a few hundred sums of
+//     1,000-bit fractions, or a thousand irrational powers, do. A power
+//     whose rounding 1,536 bits do not settle would be refused so too;
+//     none is known.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
-// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^(1/3) are each an
+// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^0.5 are each an
 // *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included, one
 // wrapping ErrDivisionByZero, at the number or operator responsible.
-// Values too small for float64 are not refused: 1e-400 is exact, and
-// approximately 0.
+// A value too small for float64 is not refused while it is exact: 1e-400
+// is exact, and written so. But an approximate value is never 0 unless it
+// is 0: a number or result that float64 would round to 0 is an *Error
+// wrapping ErrUnderflow (1e-2000, (2/3)^3000, 2^0.5 * 1e-324), lest a
+// later division by it report a division by zero, or a product with a
+// large value be 0.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
@@ -64,6 +86,9 @@ func Evaluate(expression string) (value *Value, tree Node, err error) {
 type evaluator struct {
 	spare  []*Value // right operands not in use
 	result Value
+	fx, fy big.Rat // approximate operands as fractions, for exactly
+	powers         // the integers of power
+	fix    fixed   // the integers of nearestPower, a field: t, r and others are arith's names too
 	arith
 }
 
@@ -71,7 +96,15 @@ type evaluator struct {
 func (e *evaluator) eval(v *Value, n Node) error {
 	switch n := n.(type) {
 	case *numberNode:
+		if e.spent() {
+			return tooCostly(n.pos)
+		}
 		e.number(v, n.Text)
+		if !v.exact && v.float == 0 { // a number read approximately is not 0
+			return errorAt(n.pos, ErrUnderflow, "the number %s is too small: it is not 0, but exact arithmetic "+
+				"cannot hold it (it would need more than %d bits), and float64, whose least value is about "+
+				"4.9e-324, would round it to 0", shorten(n.Text), MaxBits)
+		}
 		if !e.finite(v) {
 			return errorAt(n.pos, ErrNotFinite,
 				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
@@ -113,26 +146,52 @@ func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 //
 // Here, and in number for numbers, is the rule of exactness: the result is
 // exact when both operands are and exactly can compute it, which it cannot
-// for a power with a fractional exponent or one too large for MaxBits, nor
-// once maxWork is spent; then approximately computes it in float64. An
-// exact result that needs more than MaxBits bits all the same is rounded
-// to float64. Either way the value is approximate from then on, and so is
-// everything computed from it.
+// for an irrational power or one too large for MaxBits; then
+// approximatePower computes it. An exact result that needs
+// more than MaxBits bits all the same is rounded to float64. Either way
+// the value is approximate from then on, and so is everything computed
+// from it.
+//
+// An approximate operand is a float64, which is a fraction too, with a
+// power of two below the line: with an exact one, it is computed with
+// exactly and rounded once, so that 0.1 is not rounded before it is
+// added, and with another approximate one IEEE 754 arithmetic rounds the
+// exact result of + - * / too. Either way the result is the float64
+// nearest to the exact result of the operation on its operands as they
+// are.
 func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	if precedence(n.Op) == 0 {
 		return errorAt(n.pos, nil, "unknown operator '%c'; give it a row in the table in operator.go", n.Op)
+	}
+	if e.spent() {
+		return tooCostly(n.pos)
 	}
 	if n.Op == '/' && y.isZero() {
 		return errorAt(n.pos, ErrDivisionByZero,
 			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
 	}
+	// An approximate result is never 0 unless it is 0, lest a later
+	// division by it report a division by zero, or a product with a large
+	// value be 0. IEEE 754 rounds a sum to 0 only when it is 0, float64's
+	// least values being evenly spaced, but not a product or a quotient.
 	z := &e.result
-	exact := x.exact && y.exact && !e.spent() && e.exactly(n.Op, z.setRat(), x.rat, y.rat)
+	a, b := fraction(x, &e.fx), fraction(y, &e.fy)
 	switch {
-	case !exact:
-		z.setFloat(approximately(n.Op, e.float64(x), e.float64(y)))
-	case !z.fits():
-		z.setFloat(e.float64(z)) // rounded, to go on approximate
+	case !x.exact && !y.exact && n.Op != '^':
+		z.setFloat(approximately(n.Op, x.float, y.float))
+		if z.float == 0 && !x.isZero() && (n.Op == '/' || n.Op == '*' && !y.isZero()) {
+			return underflow(n, x, y)
+		}
+	case !e.exactly(n.Op, z.setRat(), a, b): // a power whose value is irrational, or too large
+		if err := e.approximatePower(n, z, x, y, a, b); err != nil {
+			return err
+		}
+	case !x.exact || !y.exact || !z.fits():
+		f := e.float64(z)
+		if f == 0 && z.rat.Sign() != 0 {
+			return underflow(n, x, y)
+		}
+		z.setFloat(f) // rounded once, to go on approximate
 	}
 	if !e.finite(z) {
 		return notFinite(n, x, y, e.float64(z))
@@ -142,8 +201,8 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 }
 
 // exactly sets z to x op y exactly, and reports whether it could: a power
-// needs an integer exponent, and a result that MaxBits bits can hold.
-// Every operator in the table needs a case here and in approximately; a
+// needs a rational result, and one that MaxBits bits can hold. Every
+// operator in the table needs a case here and in approximately; a
 // division's divisor is not zero.
 func (e *evaluator) exactly(op byte, z, x, y *big.Rat) bool {
 	switch op {
@@ -163,8 +222,11 @@ func (e *evaluator) exactly(op byte, z, x, y *big.Rat) bool {
 	return true
 }
 
-// approximately returns x op y in float64, as Go computes it: math.Pow for
-// '^'. An operator without a case here gives NaN, reported as not finite.
+// approximately returns x op y in float64, for two approximate operands:
+// IEEE 754 rounds the exact result of each of + - * / to the nearest
+// float64, as apply promises. A power is never computed here, but by
+// approximatePower. An operator without a case here gives NaN, reported
+// as not finite.
 func approximately(op byte, x, y float64) float64 {
 	switch op {
 	case '+':
@@ -175,50 +237,32 @@ func approximately(op byte, x, y float64) float64 {
 		return x * y
 	case '/':
 		return x / y
-	case '^':
-		return math.Pow(x, y)
 	}
 	return math.NaN()
 }
 
-// power sets z to x^y for an integer y and reports true, or reports false
-// and leaves z alone when y is not an integer, when x is 0 and y negative
-// (+Inf in float64), or when the result would need more than MaxBits bits.
-// It knows that before computing anything, so 2^100000 costs nothing:
-// |a|^k has at least k·(bits(a)-1)+1 bits.
-func (e *evaluator) power(z, x, y *big.Rat) bool {
-	if !y.IsInt() || x.Sign() == 0 && y.Sign() < 0 {
-		return false
-	}
-	num, den := x.Num(), x.Denom()
-	if y.Sign() < 0 {
-		num, den = den, num // (a/b)^-k = (b/a)^k
-	}
-	k := e.u.Abs(y.Num())
-	if num.BitLen() <= 1 && den.BitLen() <= 1 && k.BitLen() > 1 {
-		k.SetUint64(uint64(2 - k.Bit(0))) // x is 0, 1 or -1, whose powers repeat from x^1 and x^2
-	}
-	for _, part := range []*big.Int{num, den} {
-		if bits := int64(part.BitLen()); bits > 1 && (k.BitLen() > 32 || k.Int64()*(bits-1) >= MaxBits) {
-			return false
-		}
-	}
-	e.pow(z, num, den, uint(k.Uint64()))
-	return true
+// tooCostly returns the error for a number or operation at p that comes
+// once the work of exact arithmetic is past maxWork.
+func tooCostly(p pos) error {
+	return errorAt(p, ErrTooCostly, "the expression is too costly to compute exactly: "+
+		"the arithmetic before this point used up the work one evaluation may do (about 2 ms); "+
+		"split it into smaller expressions")
 }
 
-// notFinite returns the error for a result z of x n.Op y that is ±Inf or
-// NaN in float64, saying why when the reason is not the range.
+// underflow returns the error for a result of x n.Op y that is not 0,
+// but approximate, and that float64 rounds to 0.
+func underflow(n *binaryNode, x, y *Value) error {
+	return errorAt(n.pos, ErrUnderflow, "the result of %s %c %s is too small: it is not 0, but it is approximate "+
+		"(exact arithmetic holds fractions of at most %d bits above and below the line), "+
+		"and float64, whose least value is about 4.9e-324, would round it to 0", x.format(), n.Op, y.format(), MaxBits)
+}
+
+// notFinite returns the error for a result z of x n.Op y that is ±Inf in
+// float64.
 func notFinite(n *binaryNode, x, y *Value, z float64) error {
-	why := "float64 results must lie within about ±1.8e308"
-	switch {
-	case n.Op == '^' && x.isZero():
-		why = "zero has no negative powers"
-	case n.Op == '^' && x.float64() < 0 && math.IsNaN(z):
-		why = "a negative number has no real power with a fractional exponent"
-	}
-	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); %s",
-		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64), why)
+	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); "+
+		"float64 results must lie within about ±1.8e308",
+		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64))
 }
 
 // neg sets v to -v.

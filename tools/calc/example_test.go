@@ -34,13 +34,15 @@ func ExampleEval() {
 // Evaluate parses and evaluates in one call. Its errors wrap sentinels that
 // errors.Is can test.
 func ExampleEvaluate() {
-	for _, expression := range []string{"-2^2", "2^-1", "3--3", "1 / (2 - 2)", "1e308 * 10", strings.Repeat("(", 201)} {
+	for _, expression := range []string{"-2^2", "2^-1", "3--3", "1 / (2 - 2)", "1e308 * 10", "1e-2000", strings.Repeat("(", 201)} {
 		v, _, err := calc.Evaluate(expression)
 		switch {
 		case errors.Is(err, calc.ErrDivisionByZero):
 			fmt.Printf("%s: division by zero (%v)\n", expression, err)
 		case errors.Is(err, calc.ErrNotFinite):
 			fmt.Printf("%s: not finite (%v)\n", expression, err)
+		case errors.Is(err, calc.ErrUnderflow):
+			fmt.Printf("%s: too small (%v)\n", expression, err)
 		case errors.Is(err, calc.ErrTooDeep):
 			fmt.Printf("%.5s…: too deep (%v)\n", expression, err)
 		case err != nil:
@@ -55,15 +57,16 @@ func ExampleEvaluate() {
 	// 3--3 = 6
 	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / 0; a divisor must not be zero)
 	// 1e308 * 10: not finite (column 7: the result of 1e+308 * 10 is not finite (+Inf); float64 results must lie within about ±1.8e308)
+	// 1e-2000: too small (column 1: the number 1e-2000 is too small: it is not 0, but exact arithmetic cannot hold it (it would need more than 4096 bits), and float64, whose least value is about 4.9e-324, would round it to 0)
 	// (((((…: too deep (column 201: the expression nests more than 200 levels deep (each '(', sign and '^' adds one); simplify it)
 }
 
 // A value is exact where arithmetic is, as Eval's documentation lists:
-// numbers, and the operations that keep values rational. Exact reports
-// whether String wrote it with every digit; if not, String wrote its
-// nearest float64.
+// numbers, and the operations that keep values rational, powers included
+// when their value is. Exact reports whether String wrote it with every
+// digit; if not, String wrote its nearest float64.
 func ExampleValue_Exact() {
-	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "1/3", "2^0.5", "10^-30"} {
+	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "1/3", "8^(1/3)", "2^0.5", "10^-30"} {
 		v, _, err := calc.Evaluate(expression)
 		if err != nil {
 			fmt.Println(err)
@@ -76,6 +79,7 @@ func ExampleValue_Exact() {
 	// 123456789 * 987654321  = 121932631112635269     exact: true
 	// 2^64                   = 18446744073709551616   exact: true
 	// 1/3                    = 0.3333333333333333     exact: false
+	// 8^(1/3)                = 2                      exact: true
 	// 2^0.5                  = 1.4142135623730951     exact: false
 	// 10^-30                 = 1e-30                  exact: true
 }

@@ -2,7 +2,6 @@ package calc
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -16,9 +15,10 @@ import (
 // FuzzEval checks, for any input, that Evaluate does not panic and returns
 // either a finite value (see checkValue) or an *Error whose position lies
 // in the input; that a tree prints as text that parses back to the same
-// tree; and that expr agrees (see compareWithExpr). The seeds are the
-// corpus; inputs the fuzzer found worth keeping are in
-// testdata/fuzz/FuzzEval.
+// tree; that the value or error is its truth, an approximate value within
+// half an ulp of the exact result it rounds (see checkTruth); and that
+// expr agrees (see compareWithExpr). The seeds are the corpus; inputs the
+// fuzzer found worth keeping are in testdata/fuzz/FuzzEval.
 //
 //	go test -fuzz=FuzzEval ./tools/calc
 func FuzzEval(f *testing.F) {
@@ -38,7 +38,7 @@ func FuzzEval(f *testing.F) {
 			require.Equal(t, 1, strings.Count(caret, "\n"), "Caret for %q: %q", input, caret)
 			require.True(t, strings.HasSuffix(caret, "^"), "Caret for %q: %q", input, caret)
 		} else {
-			checkValue(t, input, v, tree)
+			checkValue(t, input, v)
 			printed := tree.String()
 			again, err := Parse(printed)
 			if err != nil { // the parentheses String adds may pass a limit
@@ -48,16 +48,17 @@ func FuzzEval(f *testing.F) {
 				require.Equal(t, printed, again.String(), "Parse(%q).String(), the tree of %q printed", printed, input)
 			}
 		}
+		checkTruth(t, input, tree, v, err)
 		compareWithExpr(t, input)
 	})
 }
 
 // checkValue checks a value Evaluate returned for input: it is finite in
-// float64; if it is exact, it is what big.Rat's own arithmetic makes of the
-// tree, with the float64 big.Rat finds nearest to it, and if String says it
-// exactly too, its digits are that value's; and otherwise String writes the
-// float64 nearest to it, in its shortest form.
-func checkValue(t *testing.T, input string, v *Value, tree Node) {
+// float64; if it is exact, it is in lowest terms, with the float64 big.Rat
+// finds nearest to it, and if String says it exactly too, its digits are
+// that value's; and otherwise String writes the float64 nearest to it, in
+// its shortest form. (checkTruth checks the value itself.)
+func checkValue(t *testing.T, input string, v *Value) {
 	f := v.float64()
 	require.False(t, math.IsInf(f, 0) || math.IsNaN(f), "Evaluate(%q) = %v", input, f)
 	s := v.String()
@@ -65,8 +66,7 @@ func checkValue(t *testing.T, input string, v *Value, tree Node) {
 		num, den := v.rat.Num(), v.rat.Denom()
 		require.True(t, den.Sign() > 0 && new(big.Int).GCD(nil, nil, num, den).Cmp(big.NewInt(1)) == 0,
 			"Evaluate(%q) = %v/%v, not in lowest terms with a positive denominator, as big.Rat keeps values", input, num, den)
-		want := textbook(tree)
-		require.Zero(t, want.Cmp(v.rat), "Evaluate(%q) = %v exactly, but big.Rat makes it %v", input, v.rat, want)
+		want := v.rat
 		nearest, _ := want.Float64()
 		require.Equal(t, nearest, f, "Evaluate(%q) = %v, whose nearest float64 big.Rat makes %v", input, f, nearest)
 		if v.Exact() {
@@ -90,48 +90,4 @@ func checkValue(t *testing.T, input string, v *Value, tree Node) {
 func mantissa(s string) string {
 	m, _, _ := strings.Cut(s, "e")
 	return m
-}
-
-// textbook evaluates a tree with big.Rat's own methods, for a tree Eval
-// computed exactly: its values are small enough then.
-func textbook(n Node) *big.Rat {
-	switch n := n.(type) {
-	case *numberNode:
-		r, ok := new(big.Rat).SetString(n.Text)
-		if !ok { // an exponent past int64, which SetString refuses: Eval reads only 0e… exactly
-			mantissa, _, _ := strings.Cut(strings.ToLower(n.Text), "e")
-			r, _ = new(big.Rat).SetString(mantissa)
-			if r.Sign() != 0 {
-				panic(fmt.Sprintf("textbook: Eval read %s exactly", n.Text))
-			}
-		}
-		return r
-	case *unaryNode:
-		x := textbook(n.X)
-		if n.Op == '-' {
-			x.Neg(x)
-		}
-		return x
-	case *binaryNode:
-		x, y := textbook(n.Left), textbook(n.Right)
-		switch n.Op {
-		case '+':
-			return x.Add(x, y)
-		case '-':
-			return x.Sub(x, y)
-		case '*':
-			return x.Mul(x, y)
-		case '/':
-			return x.Quo(x, y)
-		case '^':
-			k := y.Num()
-			if k.Sign() < 0 {
-				x.Inv(x)
-			}
-			k.Abs(k)
-			return x.SetFrac(new(big.Int).Exp(x.Num(), k, nil), new(big.Int).Exp(x.Denom(), k, nil))
-		}
-		panic(fmt.Sprintf("textbook, in fuzz_test.go, has no case for '%c'", n.Op))
-	}
-	panic("textbook: not a tree from Parse")
 }

@@ -76,8 +76,9 @@ func TestLowerDepth(t *testing.T) {
 // TestExactLimits checks MaxBits and MaxDigits at their values and one
 // past them. 1/2^k has a denominator of k+1 bits, and 2^j + 1/2^k a
 // numerator of j+k+1: multiplied back by powers of two small enough to
-// be finite, such a value is 1 when it was exact, and 0 when it went on
-// in float64, in which 2^-4096 is 0.
+// be finite, such a value is 1 when it was exact. When it was not, it went
+// on in float64: 2^-4096 would be 0 there, which is refused, and 2^1000 +
+// 2^-3096 is 2^1000, from which the rest is 0.
 func TestExactLimits(t *testing.T) {
 	back := func(k int) string { // "* 2^1000 * … * 2^r", 2^k in all
 		return strings.Repeat(" * 2^1000", k/1000) + fmt.Sprintf(" * 2^%d", k%1000)
@@ -88,17 +89,22 @@ func TestExactLimits(t *testing.T) {
 	tests := []struct {
 		name, input, want string
 		exact             bool
+		err               error
 	}{
-		{"denominator of MaxBits bits", denominator(MaxBits - 1), "1", true},
-		{"denominator past MaxBits bits", denominator(MaxBits), "0", false},
-		{"numerator of MaxBits bits", numerator(1000, MaxBits-1001), "1", true},
-		{"numerator past MaxBits bits", numerator(1000, MaxBits-1000), "0", false},
-		{"MaxDigits digits", nines(MaxDigits), strings.Repeat("9", MaxDigits), true},
-		{"past MaxDigits digits", nines(MaxDigits + 1), "1e+101", false},
+		{"denominator of MaxBits bits", denominator(MaxBits - 1), "1", true, nil},
+		{"denominator past MaxBits bits", denominator(MaxBits), "", false, ErrUnderflow},
+		{"numerator of MaxBits bits", numerator(1000, MaxBits-1001), "1", true, nil},
+		{"numerator past MaxBits bits", numerator(1000, MaxBits-1000), "0", false, nil},
+		{"MaxDigits digits", nines(MaxDigits), strings.Repeat("9", MaxDigits), true, nil},
+		{"past MaxDigits digits", nines(MaxDigits + 1), "1e+101", false, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v, _, err := Evaluate(tt.input)
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err, "Evaluate(%q) = %v", tt.input, v)
+				return
+			}
 			require.NoError(t, err, "Evaluate(%q)", tt.input)
 			require.Equal(t, tt.exact, v.Exact(), "Evaluate(%q).Exact(), with String %s", tt.input, v)
 			if !tt.exact {
@@ -113,8 +119,9 @@ func TestExactLimits(t *testing.T) {
 }
 
 // TestLowerWork lowers maxWork, the bound on the work of exact arithmetic,
-// to 0: after the first step that counts, the gcd that 2/3 takes, the rest
-// is approximate.
+// to 0: after the first step that counts, the gcd that 2/3 takes, the next
+// number, the exponent 200, is refused, never read or computed
+// approximately instead.
 func TestLowerWork(t *testing.T) {
 	const input = "(2/3)^200 * (3/2)^200"
 	v, _, err := Evaluate(input)
@@ -124,16 +131,16 @@ func TestLowerWork(t *testing.T) {
 	defer func(w int) { maxWork = w }(maxWork)
 	maxWork = 0
 	v, _, err = Evaluate(input)
-	require.NoError(t, err)
-	assert.False(t, v.Exact(), "Evaluate(%q) = %v with maxWork 0, want approximate", input, v)
-	assert.InDelta(t, 1, v.float64(), 1e-12, "Evaluate(%q) with maxWork 0", input)
+	require.ErrorIs(t, err, ErrTooCostly, "Evaluate(%q) with maxWork 0 = %v", input, v)
+	assert.ErrorContains(t, err, "column 7: the expression is too costly to compute exactly", "Evaluate(%q) with maxWork 0", input)
 }
 
 // TestWorstExpressions checks that each of worstExpressions allocates
-// under 1 MiB: the least of five evaluations. Their time is measured by
-// BenchmarkWorst, against expr in the same run, not asserted here. Not
-// under the race detector, which drops what a sync.Pool holds (math/big
-// keeps its temporaries in one).
+// under 1 MiB, the least of five evaluations, and is answered or refused
+// as the table says. Their time is measured by BenchmarkWorst, against
+// expr in the same run, not asserted here. Not under the race detector,
+// which drops what a sync.Pool holds (math/big keeps its temporaries in
+// one).
 func TestWorstExpressions(t *testing.T) {
 	if raceEnabled {
 		t.Skip("measures memory: not under the race detector")
@@ -141,24 +148,35 @@ func TestWorstExpressions(t *testing.T) {
 	const maxMemory = 1 << 20
 	for _, w := range worstExpressions {
 		t.Run(w.name, func(t *testing.T) {
-			assert.Less(t, allocated(t, w.expression), uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
+			assert.Less(t, allocated(t, w), uint64(maxMemory), "Evaluate(%.20q…): bytes allocated", w.expression)
 		})
 	}
 }
 
-// allocated returns the least memory of five evaluations of expression.
-func allocated(t *testing.T, expression string) uint64 {
+// allocated returns the least memory of five evaluations of w.
+func allocated(t *testing.T, w worstExpression) uint64 {
 	least := uint64(math.MaxUint64)
 	var m runtime.MemStats
 	for range 5 {
 		runtime.ReadMemStats(&m)
 		before := m.TotalAlloc
-		_, _, err := Evaluate(expression)
+		_, _, err := Evaluate(w.expression)
 		runtime.ReadMemStats(&m)
-		require.NoError(t, err, "Evaluate(%.20q…)", expression)
+		checkWorst(t, w, err)
 		least = min(least, m.TotalAlloc-before)
 	}
 	return least
+}
+
+// checkWorst checks that w was answered, or refused as too costly, as its
+// row says.
+func checkWorst(t testing.TB, w worstExpression, err error) {
+	t.Helper()
+	if w.tooCostly {
+		require.ErrorIs(t, err, ErrTooCostly, "Evaluate(%.20q…)", w.expression)
+	} else {
+		require.NoError(t, err, "Evaluate(%.20q…)", w.expression)
+	}
 }
 
 // hugeInputs are far past the limits: a million characters each.

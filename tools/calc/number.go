@@ -14,12 +14,12 @@ import (
 // number sets v to the value of a number as written: exact, unless it
 // has more than MaxBits/3 significant digits or an exponent beyond
 // ±MaxBits/3, or its numerator or denominator needs more than MaxBits bits
-// (1e-5000), or exact arithmetic has done its maxWork; then the float64
-// nearest to it, which is ±Inf past float64's range (1e400), as
-// strconv.ParseFloat rounds. Zero is exact whatever its exponent:
-// 0e99999999999999999999 is 0.
+// (1e-5000); then the float64 nearest to it, as strconv.ParseFloat rounds,
+// which is ±Inf past float64's range (1e99999) and 0 below half its least
+// value (1e-5000), each of which Eval refuses. Zero is exact whatever its
+// exponent: 0e99999999999999999999 is 0.
 func (e *evaluator) number(v *Value, text string) {
-	if e.spent() || !e.literal(v.setRat(), text) || !v.fits() {
+	if !e.literal(v.setRat(), text) || !v.fits() {
 		f, _ := strconv.ParseFloat(text, 64) // the lexer checked the syntax
 		v.setFloat(f)
 	}

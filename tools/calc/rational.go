@@ -17,9 +17,9 @@ import (
 
 // maxWork bounds the work of one Eval's exact arithmetic, in word
 // operations, each about a nanosecond on the two shared cores of
-// bench_test.go's figures; past it, the rest is computed in float64. It
-// is about 2 ms, and no expression a person writes comes near it; 10,000
-// characters can ask for far more. Each step counts its work, as measured
+// bench_test.go's figures; past it, Eval refuses the next number or
+// operator with ErrTooCostly. It is about 2 ms, and no expression a person
+// writes comes near it; 10,000 characters can ask for far more. Each step counts its work, as measured
 // there, on integers of m and n words, m ≥ n:
 //
 //	product   m·n

@@ -46,9 +46,18 @@ func rounding(n Node) rounded {
 // to spare.
 func roundoff(v float64) float64 { return 2 * (math.Abs(v)*unit + tiny) }
 
+// exprArithmetic returns x op y as expr computes it: in IEEE 754
+// arithmetic, and '^' by math.Pow.
+func exprArithmetic(op byte, x, y float64) float64 {
+	if op == '^' {
+		return math.Pow(x, y)
+	}
+	return approximately(op, x, y)
+}
+
 // combineRounded returns x op y and its bound, from the bounds of x and y.
 func combineRounded(op byte, x, y rounded) rounded {
-	v := approximately(op, x.value, y.value)
+	v := exprArithmetic(op, x.value, y.value)
 	ax, ay, ex, ey := math.Abs(x.value), math.Abs(y.value), x.bound, y.bound
 	var e float64
 	switch op {

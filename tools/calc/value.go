@@ -38,6 +38,37 @@ func (v *Value) setRat() *big.Rat {
 // setFloat makes v approximate, f.
 func (v *Value) setFloat(f float64) { v.exact, v.float = false, f }
 
+// fraction returns v's value as a fraction: v.rat if v is exact, and
+// otherwise r, set to v's float64 exactly, which is a fraction too: an
+// integer of at most 53 bits times a power of two, which is below the line
+// when negative. The integer is made odd, so the fraction is in lowest
+// terms, as big.Rat keeps them.
+func fraction(v *Value, r *big.Rat) *big.Rat {
+	if v.exact {
+		return v.rat
+	}
+	num, den := parts(r)
+	if v.float == 0 {
+		return r
+	}
+	frac, exp := math.Frexp(v.float)    // v.float = frac·2^exp, with ½ ≤ |frac| < 1
+	mantissa := int64(frac * (1 << 53)) // exactly: frac has 53 significant bits
+	exp -= 53
+	if exp < 0 {
+		shift := min(bits.TrailingZeros64(uint64(mantissa)), -exp)
+		mantissa >>= shift // exactly, the sign kept
+		exp += shift
+	}
+	num.SetInt64(mantissa)
+	den.SetUint64(1)
+	if exp >= 0 {
+		num.Lsh(num, uint(exp))
+	} else {
+		den.Lsh(den, uint(-exp))
+	}
+	return r
+}
+
 // float64 returns the value, or the float64 nearest to it if it is exact.
 func (v *Value) float64() float64 {
 	var m arith

@@ -104,3 +104,24 @@ func TestFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestFraction checks fraction, which writes an approximate value as the
+// fraction it is, against big.Rat.SetFloat64: signs, the subnormals, the
+// edges of float64's range, and random bit patterns.
+func TestFraction(t *testing.T) {
+	values := []float64{0, 1, -1, 0.1, -2.5, 3, 1 << 53, 1<<53 + 2, 0x1p-1074, -0x1p-1074, 0x1.8p-1070,
+		0x1p-1022, math.MaxFloat64, -math.MaxFloat64, 0x1p1023, 1e-300, 12345.678e200}
+	random := rand.New(rand.NewPCG(5, 6))
+	for range 10_000 {
+		if f := math.Float64frombits(random.Uint64()); !math.IsInf(f, 0) && !math.IsNaN(f) {
+			values = append(values, f)
+		}
+	}
+	var r big.Rat
+	for _, f := range values {
+		want := new(big.Rat).SetFloat64(f)
+		got := fraction(&Value{float: f}, &r)
+		assert.Zero(t, want.Cmp(got), "fraction(%v) = %v, want %v", f, got, want)
+		assert.Equal(t, want.Denom().String(), got.Denom().String(), "fraction(%v): not in lowest terms", f)
+	}
+}
