@@ -51,6 +51,8 @@ const (
 	// A connection older closes after its next reply, so that one waiting
 	// to be accepted has its turn, however busy clients keep theirs.
 	MaxConnectionAge = 10 * time.Second
+	// quoteLength is how many bytes of what a client sent an error quotes.
+	quoteLength = 200
 )
 
 // ConnContext is an http.Server's ConnContext: it notes when a connection
@@ -111,11 +113,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	post.Method = http.MethodPost
 	switch {
 	case http.NewCrossOriginProtection().Check(&post) != nil:
-		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %.60q); "+
-			"this local server answers MCP clients only", r.Header.Get("Origin")))
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %q); "+
+			"this local server answers MCP clients only", protocol.Cut(r.Header.Get("Origin"), quoteLength)))
 	case r.URL.Path == Path && r.Method == http.MethodPost:
 		h.post(reply, r)
-	case r.URL.Path == Path && r.ContentLength == 0: // GET opens a legacy session's event stream, DELETE ends one
+	case r.URL.Path == Path && r.Method != http.MethodGet && r.Method != http.MethodDelete:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, invalid("%q is not a method of %s: use POST, GET or DELETE, in capitals",
+			protocol.Cut(r.Method, quoteLength), Path))
+	case r.URL.Path == Path && r.ContentLength != 0:
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
+	case r.URL.Path == Path: // GET opens a legacy session's event stream, DELETE ends one
 		_ = rc.SetReadDeadline(time.Time{})
 		handler := h.legacy
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
@@ -126,13 +134,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
 			h.mu.Unlock()
 		}
-	case r.URL.Path == Path:
-		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
 	case local != nil && IsLoopback(local.String()) && !IsLoopback(r.Host): // on Path, go-sdk checks Host
-		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %.60q is not a loopback name (a DNS rebinding attack?); "+
-			"use 127.0.0.1, [::1] or localhost", r.Host))
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %q is not a loopback name (a DNS rebinding attack?); "+
+			"use 127.0.0.1, [::1] or localhost", protocol.Cut(r.Host, quoteLength)))
 	default:
-		writeError(w, http.StatusNotFound, jsonrpc.ID{}, invalid("no MCP endpoint at %.60q: this server serves MCP at %s", r.URL.Path, Path))
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, invalid("no MCP endpoint at %q: this server serves MCP at %s",
+			protocol.Cut(r.URL.Path, quoteLength), Path))
 	}
 }
 
@@ -263,11 +270,11 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), 200))
+	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), quoteLength))
 	switch {
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = protocol.Cut(e.Message, 200)
+		e.Message = protocol.Cut(e.Message, quoteLength)
 	case held.status == http.StatusNotFound:
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
 			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)

@@ -185,7 +185,9 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			200, -32602, "8", `"name" must be a string`},
 		{"wrong Content-Type", "POST", s.url, initialize, []string{"Content-Type", "text/plain"}, 415, -32600, "1", "Content-Type must be 'application/json'"},
 		{"GET without a session", "GET", s.url, ``, []string{"Accept", "text/event-stream"}, 400, -32600, "null", "Mcp-Session-Id"},
-		{"GET with a body", "GET", s.url, `{}`, nil, 400, -32600, "null", "has no body"},
+		{"GET with a body", "GET", s.url, `{}`, nil, 400, -32600, "null", "a GET to /mcp has no body"},
+		{"post in lower case", "post", s.url, initialize, nil, 405, -32600, "null", `"post" is not a method of /mcp: use POST`},
+		{"a method of 60,000 bytes", strings.Repeat("M", 60_000), s.url, initialize, nil, 405, -32600, "null", "is not a method of /mcp"},
 		{"unknown method, modern", "POST", s.url, `{"jsonrpc":"2.0","id":9,"method":"unknown/method","params":{` + modernMeta + `}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "unknown/method"}, 404, -32601, "9", "method not found"},
 		{"ping, modern (removed in 2026-07-28)", "POST", s.url, `{"jsonrpc":"2.0","id":10,"method":"ping","params":{` + modernMeta + `}}`,
@@ -222,6 +224,18 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			assert.Contains(t, r.message, tt.msg, "%s", tt.name)
 			assert.Less(t, len(r.body), 1000, "%s: the reply quotes too much", tt.name)
 		})
+	}
+}
+
+// TestLimitsPage: docs/limits.md states this package's limits that the
+// root package's test does not.
+func TestLimitsPage(t *testing.T) {
+	page, err := os.ReadFile("../../docs/limits.md")
+	require.NoError(t, err)
+	for _, want := range []string{
+		fmt.Sprintf("quote at most %d bytes of what the client sent", quoteLength),
+	} {
+		assert.Contains(t, string(page), want)
 	}
 }
 
