@@ -51,6 +51,10 @@ const (
 	// A connection older closes after its next reply, so that one waiting
 	// to be accepted has its turn, however busy clients keep theirs.
 	MaxConnectionAge = 10 * time.Second
+	// Answers tell clients, in a Keep-Alive header, to close a connection
+	// idle this long, a second before the server does (BodyTimeout): a
+	// request sent as the server closes its connection is reset.
+	idleHint = BodyTimeout - time.Second
 	// quoteLength is how many bytes of what a client sent an error quotes.
 	quoteLength = 200
 )
@@ -106,6 +110,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = reply
 	if accepted, ok := r.Context().Value(acceptedKey{}).(time.Time); ok && time.Since(accepted) >= h.maxAge {
 		w.Header().Set("Connection", "close")
+	} else {
+		w.Header().Set("Keep-Alive", "timeout="+strconv.Itoa(int(idleHint/time.Second)))
 	}
 	r.Host = strings.ToLower(r.Host) // go-sdk's Host check knows "localhost" only
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)

@@ -234,6 +234,7 @@ func TestLimitsPage(t *testing.T) {
 	require.NoError(t, err)
 	for _, want := range []string{
 		fmt.Sprintf("quote at most %d bytes of what the client sent", quoteLength),
+		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
 	} {
 		assert.Contains(t, string(page), want)
 	}
