@@ -72,7 +72,7 @@ type Handler struct {
 	methods                   protocol.Methods
 	log                       *slog.Logger
 	server                    *mcp.Server
-	legacy, modern            *mcp.StreamableHTTPHandler
+	legacy, modern            http.Handler
 	inFlight                  *semaphore.Weighted
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxAge                    time.Duration // MaxConnectionAge
@@ -265,12 +265,15 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	}
 }
 
-// serve has handler serve r, rewrites an error of its as JSON-RPC, its
-// message cut, and reports whether there was one.
-func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (refused bool) {
+// serve has handler serve r, and reports whether it answered in go-sdk's
+// place: an error of go-sdk's, rewritten as JSON-RPC, its message cut; or
+// nothing at all. go-sdk returns without a word from a request whose
+// session ends while it is served (deleted, or the server stopping), and
+// net/http would send an empty 200: here it is a session that has ended.
+func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (answered bool) {
 	held := &heldError{ResponseWriter: w}
 	handler.ServeHTTP(held, r)
-	if held.status == 0 {
+	if held.wrote {
 		return false
 	}
 	var reply struct {
@@ -281,9 +284,10 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
 		e.Message = protocol.Cut(e.Message, quoteLength)
-	case held.status == http.StatusNotFound:
+	case held.status == http.StatusNotFound || held.status == 0:
+		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
-			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
+			"ones, at most %d, or the server stopped); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
 	case held.status >= 500:
 		e.Code = jsonrpc.CodeInternalError
 	}
@@ -297,6 +301,7 @@ type heldError struct {
 	http.ResponseWriter
 	status int // the status of the error held back, or 0
 	body   []byte
+	wrote  bool // whether go-sdk wrote anything else
 }
 
 func (p *heldError) WriteHeader(status int) {
@@ -304,6 +309,7 @@ func (p *heldError) WriteHeader(status int) {
 		p.status = status
 		return
 	}
+	p.wrote = true
 	p.ResponseWriter.WriteHeader(status)
 }
 
@@ -312,6 +318,7 @@ func (p *heldError) Write(b []byte) (int, error) {
 		p.body = append(p.body, b...)
 		return len(b), nil
 	}
+	p.wrote = true
 	return p.ResponseWriter.Write(b)
 }
 

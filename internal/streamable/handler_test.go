@@ -12,6 +12,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -288,6 +289,52 @@ func TestDeleteSession(t *testing.T) {
 	sid := s.session(t)
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
 	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid).status)
+}
+
+// TestRequestRacingDelete: a request whose session is deleted while go-sdk
+// serves it is answered as any request of a session that has ended, not
+// with the empty 200 go-sdk leaves. Here go-sdk finds the session, then
+// waits to read the body until the DELETE is done.
+func TestRequestRacingDelete(t *testing.T) {
+	t.Parallel()
+	reading, resume := make(chan struct{}), make(chan struct{})
+	pause := sync.OnceFunc(func() { close(reading); <-resume })
+	s := start(t, func(h *Handler) {
+		legacy := h.legacy
+		h.legacy = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Pause") != "" {
+				r.Body = pausedBody{ReadCloser: r.Body, pause: pause}
+			}
+			legacy.ServeHTTP(w, r)
+		})
+	})
+	sid := s.session(t)
+	done := make(chan response, 1)
+	go func() {
+		done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid, "Pause", "yes")
+	}()
+	select {
+	case <-reading:
+	case <-time.After(failAfter):
+		t.Fatal("go-sdk did not read the body")
+	}
+	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
+	close(resume)
+	r := <-done
+	assert.Equal(t, http.StatusNotFound, r.status, "the answer: %q", r.body)
+	assert.JSONEq(t, "2", string(r.id), r.body)
+	assert.Contains(t, r.message, "session not found: it has ended", r.body)
+}
+
+// A pausedBody calls pause before it is read.
+type pausedBody struct {
+	io.ReadCloser
+	pause func()
+}
+
+func (b pausedBody) Read(p []byte) (int, error) {
+	b.pause()
+	return b.ReadCloser.Read(p)
 }
 
 // TestMaxSessions: past the limit, a new session ends the one idle the
