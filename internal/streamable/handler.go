@@ -13,6 +13,9 @@
 //     that differs from the body quoting both whole.
 //   - Cross-origin GETs refused: http.CrossOriginProtection lets GET
 //     through, and here a GET opens a session's event stream.
+//   - No reply to a request its client cancelled (MCP's "Cancellation"),
+//     which go-sdk answers with code 0 if it had not started yet, and its
+//     POST a JSON-RPC error of the specification.
 //   - Bounds on the bytes in flight, the time a body may take, and the
 //     sessions and what each keeps of initialize.
 package streamable
@@ -31,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -80,6 +84,13 @@ type Handler struct {
 
 	mu       sync.Mutex
 	sessions map[string]time.Time // legacy session ids, and when each was last used
+	calls    map[call]*heldError  // the legacy requests being served, for their cancellation
+}
+
+// A call is a legacy request: its session, and its id.
+type call struct {
+	session string
+	id      jsonrpc.ID
 }
 
 // NewHandler returns the handler that serves server's methods at Path.
@@ -92,7 +103,8 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 	}
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
-		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
+		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{},
+		calls: map[call]*heldError{}}
 }
 
 // ServeHTTP implements http.Handler.
@@ -252,6 +264,9 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 		writeError(w, http.StatusBadRequest, req.ID, invalid("this session is initialized already; to start another, send initialize without Mcp-Session-Id"))
 	case session != "":
 		h.track(session, false)
+		if req.Method == "notifications/cancelled" {
+			h.cancel(session, req.Params)
+		}
 		h.serve(h.legacy, w, r, req.ID)
 	case req.Method != "initialize":
 		writeError(w, http.StatusBadRequest, req.ID, invalid("no Mcp-Session-Id header: send initialize first, then the "+
@@ -266,12 +281,27 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 }
 
 // serve has handler serve r, and reports whether it answered in go-sdk's
-// place: an error of go-sdk's, rewritten as JSON-RPC, its message cut; or
-// nothing at all. go-sdk returns without a word from a request whose
-// session ends while it is served (deleted, or the server stopping), and
-// net/http would send an empty 200: here it is a session that has ended.
+// place: an error of go-sdk's, rewritten as JSON-RPC, its message cut; a
+// reply to a request cancelled, dropped; or nothing at all. go-sdk returns
+// without a word from a request whose session ends while it is served
+// (deleted, or the server stopping), and net/http would send an empty 200:
+// here it is a session that has ended.
 func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (answered bool) {
 	held := &heldError{ResponseWriter: w}
+	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); key.session != "" && id.IsValid() {
+		h.mu.Lock()
+		if h.calls[key] == nil { // else go-sdk refuses this one: its id is in use
+			h.calls[key] = held
+		}
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			if h.calls[key] == held {
+				delete(h.calls, key)
+			}
+			h.mu.Unlock()
+		}()
+	}
 	handler.ServeHTTP(held, r)
 	if held.wrote {
 		return false
@@ -281,6 +311,10 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), quoteLength))
 	switch {
+	case held.status == 0 && held.cancelled.Load():
+		held.status = http.StatusOK // as any other response, which legacy clients read
+		e = protocol.Errorf(jsonrpc.CodeInternalError, "request cancelled: the client sent notifications/cancelled for it, "+
+			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
 		e.Message = protocol.Cut(e.Message, quoteLength)
@@ -296,30 +330,37 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for
-// serve. Its body quotes at most the request's headers and body.
+// serve, and drops the reply to a request cancelled before it starts. Its
+// body quotes at most the request's headers and body.
 type heldError struct {
 	http.ResponseWriter
-	status int // the status of the error held back, or 0
-	body   []byte
-	wrote  bool // whether go-sdk wrote anything else
+	status    int // the status of the error held back, or 0
+	body      []byte
+	wrote     bool        // whether go-sdk wrote anything else
+	cancelled atomic.Bool // set by another request: the client's notifications/cancelled
 }
 
 func (p *heldError) WriteHeader(status int) {
-	if status >= 400 {
+	switch {
+	case p.cancelled.Load() && !p.wrote:
+	case status >= 400:
 		p.status = status
-		return
+	default:
+		p.wrote = true
+		p.ResponseWriter.WriteHeader(status)
 	}
-	p.wrote = true
-	p.ResponseWriter.WriteHeader(status)
 }
 
 func (p *heldError) Write(b []byte) (int, error) {
-	if p.status != 0 {
+	switch {
+	case p.status != 0:
 		p.body = append(p.body, b...)
-		return len(b), nil
+	case p.cancelled.Load() && !p.wrote:
+	default:
+		p.wrote = true
+		return p.ResponseWriter.Write(b)
 	}
-	p.wrote = true
-	return p.ResponseWriter.Write(b)
+	return len(b), nil
 }
 
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
@@ -369,6 +410,19 @@ func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Err
 	w.Header().Set("Content-Length", strconv.Itoa(len(data))) // the whole reply, even when flushed early
 	w.WriteHeader(status)
 	_, _ = w.Write(data) // the client may have gone
+}
+
+// cancel marks the request that a notifications/cancelled names, if it is
+// being served, so that serve drops its reply.
+func (h *Handler) cancel(session string, params json.RawMessage) {
+	var p mcp.CancelledParams
+	_ = json.Unmarshal(params, &p) // Check has checked its shape
+	id, _ := jsonrpc.MakeID(p.RequestID)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if held := h.calls[call{session, id}]; held != nil {
+		held.cancelled.Store(true)
+	}
 }
 
 // track records that a known or new legacy session was used now. A new one

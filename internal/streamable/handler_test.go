@@ -34,8 +34,9 @@ const (
 	failAfter  = 10 * time.Second
 )
 
-// A testServer is a Handler serving a server with the tools echo and hold,
-// which says it started on held, and answers when unhold is closed.
+// A testServer is a Handler serving a server with the tools echo; hold,
+// which says it started on held, and answers when unhold is closed; and
+// wait, which says it started on held, and fails once cancelled.
 type testServer struct {
 	*Handler
 	url    string // of Path
@@ -64,6 +65,11 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 			<-s.unhold
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
+	})
+	s.server.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.held <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err() // as go-sdk answers a request cancelled before it starts: code 0
 	})
 	s.Handler = NewHandler(s.server, protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}), slog.New(slog.DiscardHandler))
 	if configure != nil {
@@ -289,6 +295,36 @@ func TestDeleteSession(t *testing.T) {
 	sid := s.session(t)
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
 	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid).status)
+}
+
+// TestCancelledRequest: a request its client cancels gets no reply of
+// go-sdk's (MCP: "Cancellation"), but its POST a JSON-RPC error with a code
+// of the specification, whatever go-sdk answers. go-sdk answers one
+// cancelled before it starts with code 0, outside any middleware; the tool
+// wait fails the same way, once it has started, so no race is needed.
+func TestCancelledRequest(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	for _, id := range []string{`"w"`, `7`} {
+		done := make(chan response, 1)
+		go func() {
+			done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`,
+				"Mcp-Session-Id", sid)
+		}()
+		select {
+		case <-s.held:
+		case <-time.After(failAfter):
+			t.Fatal("the call did not start")
+		}
+		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, "Mcp-Session-Id", sid)
+		assert.Equal(t, http.StatusAccepted, r.status, r.body)
+		r = <-done
+		assert.Equal(t, http.StatusOK, r.status, "id %s: %s", id, r.body)
+		assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, "id %s: %s", id, r.body)
+		assert.Contains(t, r.message, "request cancelled", "id %s", id)
+		assert.JSONEq(t, id, string(r.id), r.body)
+	}
 }
 
 // TestRequestRacingDelete: a request whose session is deleted while go-sdk
