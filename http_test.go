@@ -12,6 +12,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -184,6 +186,16 @@ func TestHTTPRefused(t *testing.T) {
 			assert.Equal(t, tt.want, post(t, endpoint, tt.body, tt.headers), "POST %s with %v", endpoint, tt.headers)
 		})
 	}
+}
+
+// TestHTTPLimitsPage: docs/limits.md states the bound on bodies held at
+// once, which streamable's limits and maxConnections make.
+func TestHTTPLimitsPage(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "limits.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), fmt.Sprintf("at most %d MiB of bodies are held at once: %d connections × %d KiB, and %d MiB",
+		(maxConnections*streamable.SmallBodySize+streamable.MaxInFlightSize)>>20, maxConnections, streamable.SmallBodySize>>10,
+		streamable.MaxInFlightSize>>20))
 }
 
 // TestHTTPKeepAliveHint: every answer tells the client, in Keep-Alive,

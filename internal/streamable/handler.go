@@ -16,8 +16,10 @@
 //   - No reply to a request its client cancelled (MCP's "Cancellation"),
 //     which go-sdk answers with code 0 if it had not started yet, and its
 //     POST a JSON-RPC error of the specification.
-//   - Bounds on the bytes in flight, the time a body may take, and the
-//     sessions and what each keeps of initialize.
+//   - Bounds on the bytes of bodies, counted as they arrive, so that
+//     bodies declared large and sent slowly do not keep small ones waiting;
+//     on the time a body may take; on the sessions and what each keeps of
+//     initialize.
 package streamable
 
 import (
@@ -48,8 +50,9 @@ import (
 const (
 	Path            = "/mcp"           // other paths are 404
 	MaxBodySize     = 8 << 20          // bytes in a body, as in a stdio line
-	MaxInFlightSize = 16 << 20         // bytes in the bodies being served; each counts for 256 KiB at least
-	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its wait for room, its body, its reply; an idle connection
+	SmallBodySize   = 16 << 10         // bytes of each body that need no room in MaxInFlightSize
+	MaxInFlightSize = 16 << 20         // bytes of the bodies being read or served, past each one's SmallBodySize
+	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
 	// A connection older closes after its next reply, so that one waiting
@@ -78,6 +81,7 @@ type Handler struct {
 	server                    *mcp.Server
 	legacy, modern            http.Handler
 	inFlight                  *semaphore.Weighted
+	waiting                   atomic.Bool   // a body waits for room in inFlight
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxAge                    time.Duration // MaxConnectionAge
 	maxSessions               int
@@ -171,30 +175,21 @@ func IsLoopback(host string) bool {
 	return strings.EqualFold(host, "localhost") || err == nil && ip.IsLoopback()
 }
 
-// post serves a POSTed message. It waits up to bodyTimeout for room for
-// the body's Content-Length (MaxBodySize if unknown), then gives the body
-// bodyTimeout to arrive: the wait was not its client's.
+// post serves a POSTed message.
 func (h *Handler) post(w *replyDeadline, r *http.Request) {
-	weight := min(max(r.ContentLength, 256<<10), MaxBodySize)
-	if r.ContentLength < 0 {
-		weight = MaxBodySize
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout)
-	defer cancel()
 	if r.ContentLength > MaxBodySize {
 		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
 		return
-	} else if err := h.inFlight.Acquire(ctx, weight); err != nil {
-		w.Header().Set("Retry-After", "1")
-		h.refuseUnread(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
-			"server busy: %d bytes of requests are being served; retry", MaxInFlightSize))
-		return
 	}
-	defer h.inFlight.Release(weight)
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.bodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout) // as the body's read deadline
+	defer cancel()
+	body, room, err := h.read(ctx, http.MaxBytesReader(w, r.Body, MaxBodySize))
+	defer h.inFlight.Release(room)
 	var maxBytes *http.MaxBytesError
 	switch {
+	case errors.Is(err, errBusy):
+		h.refuseBusy(w, r)
+		return
 	case errors.As(err, &maxBytes):
 		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
 		return
@@ -222,17 +217,64 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	}
 }
 
-// refuseUnread answers a POST whose body is still coming, then reads and
+// read reads a body into a buffer that doubles as it fills. The first
+// SmallBodySize bytes of the buffer are the body's own: a connection reads
+// one body at a time, so these are bounded by the connections. Room for
+// more is taken from inFlight as the buffer grows, and kept until the body
+// is answered. A body that finds none waits for it until ctx is done, if
+// no other body waits; else it gets errBusy at once, its room given back.
+// Bodies that waited together would each hold room that the others need to
+// finish; one alone is given room as others are refused (inFlight serves
+// its waiter first).
+func (h *Handler) read(ctx context.Context, body io.Reader) (data []byte, room int64, err error) {
+	data = make([]byte, 0, 512)
+	for {
+		if len(data) == cap(data) {
+			size := min(2*cap(data), MaxBodySize+1) // one byte past the limit, for MaxBytesReader to say so
+			if more := int64(max(size, SmallBodySize) - max(cap(data), SmallBodySize)); more > 0 {
+				if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
+					h.inFlight.Release(room)
+					return nil, 0, errBusy
+				}
+				room += more
+			}
+			data = append(make([]byte, 0, size), data...)
+		}
+		n, err := body.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, room, nil
+		} else if err != nil {
+			return nil, room, err
+		}
+	}
+}
+
+var errBusy = errors.New("no room for the body")
+
+// wait waits for room until ctx is done, if no other body waits, and
+// reports whether it has it.
+func (h *Handler) wait(ctx context.Context, room int64) bool {
+	if !h.waiting.CompareAndSwap(false, true) {
+		return false
+	}
+	defer h.waiting.Store(false)
+	return h.inFlight.Acquire(ctx, room) == nil
+}
+
+// refuseBusy answers a POST whose body is still coming 503, then reads and
 // drops the body for up to bodyTimeout more, and closes the connection: a
 // connection closed with bytes unread is reset, and the reset can destroy
 // the answer before its client reads it.
-func (h *Handler) refuseUnread(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
+func (h *Handler) refuseBusy(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
 	// Full duplex, net/http would keep the connection, and read what is
 	// left of a body cut short as the next request.
 	w.Header().Set("Connection", "close")
-	writeError(w, status, jsonrpc.ID{}, e)
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,
+		"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodySize))
