@@ -306,8 +306,11 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 		writeError(w, http.StatusBadRequest, req.ID, invalid("this session is initialized already; to start another, send initialize without Mcp-Session-Id"))
 	case session != "":
 		h.track(session, false)
-		if req.Method == "notifications/cancelled" {
-			h.cancel(session, req.Params)
+		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
+			// It names no request being served, and MCP lets it be ignored;
+			// go-sdk, which cancels later, might cancel one that comes after it.
+			w.WriteHeader(http.StatusAccepted)
+			return
 		}
 		h.serve(h.legacy, w, r, req.ID)
 	case req.Method != "initialize":
@@ -455,16 +458,18 @@ func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Err
 }
 
 // cancel marks the request that a notifications/cancelled names, if it is
-// being served, so that serve drops its reply.
-func (h *Handler) cancel(session string, params json.RawMessage) {
+// being served, so that serve drops its reply, and reports whether it is.
+func (h *Handler) cancel(session string, params json.RawMessage) bool {
 	var p mcp.CancelledParams
 	_ = json.Unmarshal(params, &p) // Check has checked its shape
 	id, _ := jsonrpc.MakeID(p.RequestID)
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if held := h.calls[call{session, id}]; held != nil {
+	held := h.calls[call{session, id}]
+	if held != nil {
 		held.cancelled.Store(true)
 	}
+	return held != nil
 }
 
 // track records that a known or new legacy session was used now. A new one

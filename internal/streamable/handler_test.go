@@ -45,11 +45,12 @@ type testServer struct {
 	server *mcp.Server
 	held   chan struct{}
 	unhold chan struct{}
+	notes  chan string // the notifications go-sdk receives, in order
 }
 
 func start(t *testing.T, configure func(*Handler)) *testServer {
 	t.Helper()
-	s := &testServer{held: make(chan struct{}, 100), unhold: make(chan struct{})}
+	s := &testServer{held: make(chan struct{}, 100), unhold: make(chan struct{}), notes: make(chan string, 100)}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	type args struct {
@@ -67,6 +68,14 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 			<-s.unhold
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
+	})
+	s.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasPrefix(method, "notifications/") {
+				s.notes <- method
+			}
+			return next(ctx, method, req)
+		}
 	})
 	s.server.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.held <- struct{}{}
@@ -327,6 +336,27 @@ func TestCancelledRequest(t *testing.T) {
 		assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, "id %s: %s", id, r.body)
 		assert.Contains(t, r.message, "request cancelled", "id %s", id)
 		assert.JSONEq(t, id, string(r.id), r.body)
+	}
+}
+
+// TestCancelOfNoRequest: a notifications/cancelled that names no request
+// being served is accepted, and not passed on. go-sdk cancels later, on a
+// goroutine of its own, and might cancel a request that came after it: one
+// the client sent first, and whose cancellation overtook it.
+func TestCancelOfNoRequest(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	for _, note := range []string{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`} {
+		r := do(t, http.MethodPost, s.url, note, "Mcp-Session-Id", sid)
+		assert.Equal(t, http.StatusAccepted, r.status, "%s: %s", note, r.body)
+	}
+	select {
+	case note := <-s.notes: // go-sdk handles notifications in order
+		assert.Equal(t, "notifications/initialized", note, "the first notification go-sdk received")
+	case <-time.After(failAfter):
+		t.Fatal("go-sdk received no notification")
 	}
 }
 
