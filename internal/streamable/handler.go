@@ -307,8 +307,9 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	case session != "":
 		h.track(session, false)
 		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
-			// It names no request being served, and MCP lets it be ignored;
-			// go-sdk, which cancels later, might cancel one that comes after it.
+			// It names no request being served, and MCP lets it be ignored.
+			// go-sdk cancels on a goroutine of its own, and could cancel a
+			// request that reaches it later, answering it with code 0.
 			w.WriteHeader(http.StatusAccepted)
 			return
 		}
@@ -335,15 +336,11 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	held := &heldError{ResponseWriter: w}
 	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); key.session != "" && id.IsValid() {
 		h.mu.Lock()
-		if h.calls[key] == nil { // else go-sdk refuses this one: its id is in use
-			h.calls[key] = held
-		}
+		h.calls[key] = held // an id in use twice: go-sdk refuses the second, and the first cannot be cancelled
 		h.mu.Unlock()
 		defer func() {
 			h.mu.Lock()
-			if h.calls[key] == held {
-				delete(h.calls, key)
-			}
+			delete(h.calls, key)
 			h.mu.Unlock()
 		}()
 	}
@@ -375,8 +372,9 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for
-// serve, and drops the reply to a request cancelled before it starts. Its
-// body quotes at most the request's headers and body.
+// serve, and drops the reply to a request its client cancelled, unless it
+// is going out already. Its body quotes at most the request's headers and
+// body.
 type heldError struct {
 	http.ResponseWriter
 	status    int // the status of the error held back, or 0
