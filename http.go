@@ -69,7 +69,8 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		// The handler bounds each body and reply, and lifts the bounds for
 		// event streams; ReadTimeout bounds what net/http reads without it
 		// (a body after its own 417). An idle connection closes after
-		// IdleTimeout, a busy one after streamable.MaxConnectionAge.
+		// IdleTimeout (each answer's Keep-Alive header tells clients a
+		// second less), a busy one after streamable.MaxConnectionAge.
 		ReadHeaderTimeout:            streamable.BodyTimeout,
 		ReadTimeout:                  2 * streamable.BodyTimeout, // the headers, then the body
 		IdleTimeout:                  streamable.BodyTimeout,

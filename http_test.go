@@ -7,10 +7,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -182,6 +185,32 @@ func TestHTTPRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.want, post(t, endpoint, tt.body, tt.headers), "POST %s with %v", endpoint, tt.headers)
 		})
+	}
+}
+
+// TestHTTPLimitsPage: docs/limits.md states the bound on bodies held at
+// once, which streamable's limits and maxConnections make.
+func TestHTTPLimitsPage(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "limits.md"))
+	require.NoError(t, err)
+	assert.Contains(t, string(page), fmt.Sprintf("at most %d MiB of bodies are held at once: %d connections × %d KiB, and %d MiB",
+		(maxConnections*streamable.SmallBodySize+streamable.MaxInFlightSize)>>20, maxConnections, streamable.SmallBodySize>>10,
+		streamable.MaxInFlightSize>>20))
+}
+
+// TestHTTPKeepAliveHint: every answer tells the client, in Keep-Alive,
+// to close an idle connection before the server does (IdleTimeout): a
+// request sent as the server closes would be reset (docs/http.md).
+func TestHTTPKeepAliveHint(t *testing.T) {
+	endpoint, _ := startHTTP(t)
+	for _, url := range []string{endpoint, strings.TrimSuffix(endpoint, streamable.Path) + "/elsewhere"} {
+		resp, err := http.Post(url, "application/json", strings.NewReader(initializeBody))
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+		var seconds int
+		_, err = fmt.Sscanf(resp.Header.Get("Keep-Alive"), "timeout=%d", &seconds)
+		require.NoError(t, err, "POST %s: Keep-Alive %q", url, resp.Header.Get("Keep-Alive"))
+		assert.Less(t, time.Duration(seconds)*time.Second, streamable.BodyTimeout, "POST %s: the hint is below http.go's IdleTimeout", url)
 	}
 }
 

@@ -13,8 +13,13 @@
 //     that differs from the body quoting both whole.
 //   - Cross-origin GETs refused: http.CrossOriginProtection lets GET
 //     through, and here a GET opens a session's event stream.
-//   - Bounds on the bytes in flight, the time a body may take, and the
-//     sessions and what each keeps of initialize.
+//   - No reply to a request its client cancelled (MCP's "Cancellation"),
+//     which go-sdk answers with code 0 if it had not started yet, and its
+//     POST a JSON-RPC error of the specification.
+//   - Bounds on the bytes of bodies, counted as they arrive, so that
+//     bodies declared large and sent slowly do not keep small ones waiting;
+//     on the time a body may take; on the sessions and what each keeps of
+//     initialize.
 package streamable
 
 import (
@@ -31,6 +36,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -44,13 +50,20 @@ import (
 const (
 	Path            = "/mcp"           // other paths are 404
 	MaxBodySize     = 8 << 20          // bytes in a body, as in a stdio line
-	MaxInFlightSize = 16 << 20         // bytes in the bodies being served; each counts for 256 KiB at least
-	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its wait for room, its body, its reply; an idle connection
+	SmallBodySize   = 16 << 10         // bytes of each body that need no room in MaxInFlightSize
+	MaxInFlightSize = 16 << 20         // bytes of the bodies being read or served, past each one's SmallBodySize
+	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
 	// A connection older closes after its next reply, so that one waiting
 	// to be accepted has its turn, however busy clients keep theirs.
 	MaxConnectionAge = 10 * time.Second
+	// Answers tell clients, in a Keep-Alive header, to close a connection
+	// idle this long, a second before the server does (BodyTimeout): a
+	// request sent as the server closes its connection is reset.
+	idleHint = BodyTimeout - time.Second
+	// quoteLength is how many bytes of what a client sent an error quotes.
+	quoteLength = 200
 )
 
 // ConnContext is an http.Server's ConnContext: it notes when a connection
@@ -66,14 +79,22 @@ type Handler struct {
 	methods                   protocol.Methods
 	log                       *slog.Logger
 	server                    *mcp.Server
-	legacy, modern            *mcp.StreamableHTTPHandler
+	legacy, modern            http.Handler
 	inFlight                  *semaphore.Weighted
+	waiting                   atomic.Bool   // a body waits for room in inFlight
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxAge                    time.Duration // MaxConnectionAge
 	maxSessions               int
 
 	mu       sync.Mutex
 	sessions map[string]time.Time // legacy session ids, and when each was last used
+	calls    map[call]*heldError  // the legacy requests being served, for their cancellation
+}
+
+// A call is a legacy request: its session, and its id.
+type call struct {
+	session string
+	id      jsonrpc.ID
 }
 
 // NewHandler returns the handler that serves server's methods at Path.
@@ -85,7 +106,8 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 	}
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
-		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{}}
+		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{},
+		calls: map[call]*heldError{}}
 }
 
 // ServeHTTP implements http.Handler.
@@ -103,6 +125,8 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = reply
 	if accepted, ok := r.Context().Value(acceptedKey{}).(time.Time); ok && time.Since(accepted) >= h.maxAge {
 		w.Header().Set("Connection", "close")
+	} else {
+		w.Header().Set("Keep-Alive", "timeout="+strconv.Itoa(int(idleHint/time.Second)))
 	}
 	r.Host = strings.ToLower(r.Host) // go-sdk's Host check knows "localhost" only
 	local, _ := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
@@ -110,11 +134,17 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	post.Method = http.MethodPost
 	switch {
 	case http.NewCrossOriginProtection().Check(&post) != nil:
-		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %.60q); "+
-			"this local server answers MCP clients only", r.Header.Get("Origin")))
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %q); "+
+			"this local server answers MCP clients only", protocol.Cut(r.Header.Get("Origin"), quoteLength)))
 	case r.URL.Path == Path && r.Method == http.MethodPost:
 		h.post(reply, r)
-	case r.URL.Path == Path && r.ContentLength == 0: // GET opens a legacy session's event stream, DELETE ends one
+	case r.URL.Path == Path && r.Method != http.MethodGet && r.Method != http.MethodDelete:
+		w.Header().Set("Allow", "GET, POST, DELETE")
+		writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, invalid("%q is not a method of %s: use POST, GET or DELETE, in capitals",
+			protocol.Cut(r.Method, quoteLength), Path))
+	case r.URL.Path == Path && r.ContentLength != 0:
+		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
+	case r.URL.Path == Path: // GET opens a legacy session's event stream, DELETE ends one
 		_ = rc.SetReadDeadline(time.Time{})
 		handler := h.legacy
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
@@ -125,13 +155,12 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
 			h.mu.Unlock()
 		}
-	case r.URL.Path == Path:
-		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
 	case local != nil && IsLoopback(local.String()) && !IsLoopback(r.Host): // on Path, go-sdk checks Host
-		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %.60q is not a loopback name (a DNS rebinding attack?); "+
-			"use 127.0.0.1, [::1] or localhost", r.Host))
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %q is not a loopback name (a DNS rebinding attack?); "+
+			"use 127.0.0.1, [::1] or localhost", protocol.Cut(r.Host, quoteLength)))
 	default:
-		writeError(w, http.StatusNotFound, jsonrpc.ID{}, invalid("no MCP endpoint at %.60q: this server serves MCP at %s", r.URL.Path, Path))
+		writeError(w, http.StatusNotFound, jsonrpc.ID{}, invalid("no MCP endpoint at %q: this server serves MCP at %s",
+			protocol.Cut(r.URL.Path, quoteLength), Path))
 	}
 }
 
@@ -145,30 +174,21 @@ func IsLoopback(host string) bool {
 	return strings.EqualFold(host, "localhost") || err == nil && ip.IsLoopback()
 }
 
-// post serves a POSTed message. It waits up to bodyTimeout for room for
-// the body's Content-Length (MaxBodySize if unknown), then gives the body
-// bodyTimeout to arrive: the wait was not its client's.
+// post serves a POSTed message.
 func (h *Handler) post(w *replyDeadline, r *http.Request) {
-	weight := min(max(r.ContentLength, 256<<10), MaxBodySize)
-	if r.ContentLength < 0 {
-		weight = MaxBodySize
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout)
-	defer cancel()
 	if r.ContentLength > MaxBodySize {
 		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
 		return
-	} else if err := h.inFlight.Acquire(ctx, weight); err != nil {
-		w.Header().Set("Retry-After", "1")
-		h.refuseUnread(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
-			"server busy: %d bytes of requests are being served; retry", MaxInFlightSize))
-		return
 	}
-	defer h.inFlight.Release(weight)
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.bodyTimeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodySize))
+	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout) // as the body's read deadline
+	defer cancel()
+	body, room, err := h.read(ctx, http.MaxBytesReader(w, r.Body, MaxBodySize))
+	defer h.inFlight.Release(room)
 	var maxBytes *http.MaxBytesError
 	switch {
+	case errors.Is(err, errBusy):
+		h.refuseBusy(w, r)
+		return
 	case errors.As(err, &maxBytes):
 		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
 		return
@@ -196,17 +216,64 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	}
 }
 
-// refuseUnread answers a POST whose body is still coming, then reads and
+// read reads a body into a buffer that doubles as it fills. The first
+// SmallBodySize bytes of the buffer are the body's own: a connection reads
+// one body at a time, so these are bounded by the connections. Room for
+// more is taken from inFlight as the buffer grows, and kept until the body
+// is answered. A body that finds none waits for it until ctx is done, if
+// no other body waits; else it gets errBusy at once, its room given back.
+// Bodies that waited together would each hold room that the others need to
+// finish; one alone is given room as others are refused (inFlight serves
+// its waiter first).
+func (h *Handler) read(ctx context.Context, body io.Reader) (data []byte, room int64, err error) {
+	data = make([]byte, 0, 512)
+	for {
+		if len(data) == cap(data) {
+			size := min(2*cap(data), MaxBodySize+1) // one byte past the limit, for MaxBytesReader to say so
+			if more := int64(max(size, SmallBodySize) - max(cap(data), SmallBodySize)); more > 0 {
+				if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
+					h.inFlight.Release(room)
+					return nil, 0, errBusy
+				}
+				room += more
+			}
+			data = append(make([]byte, 0, size), data...)
+		}
+		n, err := body.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, room, nil
+		} else if err != nil {
+			return nil, room, err
+		}
+	}
+}
+
+var errBusy = errors.New("no room for the body")
+
+// wait waits for room until ctx is done, if no other body waits, and
+// reports whether it has it.
+func (h *Handler) wait(ctx context.Context, room int64) bool {
+	if !h.waiting.CompareAndSwap(false, true) {
+		return false
+	}
+	defer h.waiting.Store(false)
+	return h.inFlight.Acquire(ctx, room) == nil
+}
+
+// refuseBusy answers a POST whose body is still coming 503, then reads and
 // drops the body for up to bodyTimeout more, and closes the connection: a
 // connection closed with bytes unread is reset, and the reset can destroy
 // the answer before its client reads it.
-func (h *Handler) refuseUnread(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
+func (h *Handler) refuseBusy(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
 	// Full duplex, net/http would keep the connection, and read what is
 	// left of a body cut short as the next request.
 	w.Header().Set("Connection", "close")
-	writeError(w, status, jsonrpc.ID{}, e)
+	w.Header().Set("Retry-After", "1")
+	writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,
+		"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
 	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodySize))
@@ -238,6 +305,13 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 		writeError(w, http.StatusBadRequest, req.ID, invalid("this session is initialized already; to start another, send initialize without Mcp-Session-Id"))
 	case session != "":
 		h.track(session, false)
+		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
+			// It names no request being served, and MCP lets it be ignored.
+			// go-sdk cancels on a goroutine of its own, and could cancel a
+			// request that reaches it later, answering it with code 0.
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
 		h.serve(h.legacy, w, r, req.ID)
 	case req.Method != "initialize":
 		writeError(w, http.StatusBadRequest, req.ID, invalid("no Mcp-Session-Id header: send initialize first, then the "+
@@ -251,25 +325,44 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	}
 }
 
-// serve has handler serve r, rewrites an error of its as JSON-RPC, its
-// message cut, and reports whether there was one.
-func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (refused bool) {
+// serve has handler serve r, and reports whether it answered in go-sdk's
+// place: an error of go-sdk's, rewritten as JSON-RPC, its message cut; a
+// reply to a request cancelled, dropped; or nothing at all. go-sdk returns
+// without a word from a request whose session ends while it is served
+// (deleted, or the server stopping), and net/http would send an empty 200:
+// here it is a session that has ended.
+func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (answered bool) {
 	held := &heldError{ResponseWriter: w}
+	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); key.session != "" && id.IsValid() {
+		h.mu.Lock()
+		h.calls[key] = held // an id in use twice: go-sdk refuses the second, and the first cannot be cancelled
+		h.mu.Unlock()
+		defer func() {
+			h.mu.Lock()
+			delete(h.calls, key)
+			h.mu.Unlock()
+		}()
+	}
 	handler.ServeHTTP(held, r)
-	if held.status == 0 {
+	if held.wrote {
 		return false
 	}
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), 200))
+	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), quoteLength))
 	switch {
+	case held.status == 0 && held.cancelled.Load():
+		held.status = http.StatusOK // as any other response, which legacy clients read
+		e = protocol.Errorf(jsonrpc.CodeInternalError, "request cancelled: the client sent notifications/cancelled for it, "+
+			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = protocol.Cut(e.Message, 200)
-	case held.status == http.StatusNotFound:
+		e.Message = protocol.Cut(e.Message, quoteLength)
+	case held.status == http.StatusNotFound || held.status == 0:
+		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
-			"ones, at most %d, or the server restarted); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
+			"ones, at most %d, or the server stopped); send initialize without Mcp-Session-Id to start anew", SessionTimeout, h.maxSessions)
 	case held.status >= 500:
 		e.Code = jsonrpc.CodeInternalError
 	}
@@ -278,27 +371,38 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for
-// serve. Its body quotes at most the request's headers and body.
+// serve, and drops the reply to a request its client cancelled, unless it
+// is going out already. Its body quotes at most the request's headers and
+// body.
 type heldError struct {
 	http.ResponseWriter
-	status int // the status of the error held back, or 0
-	body   []byte
+	status    int // the status of the error held back, or 0
+	body      []byte
+	wrote     bool        // whether go-sdk wrote anything else
+	cancelled atomic.Bool // set by another request: the client's notifications/cancelled
 }
 
 func (p *heldError) WriteHeader(status int) {
-	if status >= 400 {
+	switch {
+	case p.cancelled.Load() && !p.wrote:
+	case status >= 400:
 		p.status = status
-		return
+	default:
+		p.wrote = true
+		p.ResponseWriter.WriteHeader(status)
 	}
-	p.ResponseWriter.WriteHeader(status)
 }
 
 func (p *heldError) Write(b []byte) (int, error) {
-	if p.status != 0 {
+	switch {
+	case p.status != 0:
 		p.body = append(p.body, b...)
-		return len(b), nil
+	case p.cancelled.Load() && !p.wrote:
+	default:
+		p.wrote = true
+		return p.ResponseWriter.Write(b)
 	}
-	return p.ResponseWriter.Write(b)
+	return len(b), nil
 }
 
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
@@ -348,6 +452,21 @@ func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Err
 	w.Header().Set("Content-Length", strconv.Itoa(len(data))) // the whole reply, even when flushed early
 	w.WriteHeader(status)
 	_, _ = w.Write(data) // the client may have gone
+}
+
+// cancel marks the request that a notifications/cancelled names, if it is
+// being served, so that serve drops its reply, and reports whether it is.
+func (h *Handler) cancel(session string, params json.RawMessage) bool {
+	var p mcp.CancelledParams
+	_ = json.Unmarshal(params, &p) // Check has checked its shape
+	id, _ := jsonrpc.MakeID(p.RequestID)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	held := h.calls[call{session, id}]
+	if held != nil {
+		held.cancelled.Store(true)
+	}
+	return held != nil
 }
 
 // track records that a known or new legacy session was used now. A new one

@@ -11,7 +11,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,8 +35,9 @@ const (
 	failAfter  = 10 * time.Second
 )
 
-// A testServer is a Handler serving a server with the tools echo and hold,
-// which says it started on held, and answers when unhold is closed.
+// A testServer is a Handler serving a server with the tools echo; hold,
+// which says it started on held, and answers when unhold is closed; and
+// wait, which says it started on held, and fails once cancelled.
 type testServer struct {
 	*Handler
 	url    string // of Path
@@ -42,15 +45,17 @@ type testServer struct {
 	server *mcp.Server
 	held   chan struct{}
 	unhold chan struct{}
+	notes  chan string // the notifications go-sdk receives, in order
 }
 
 func start(t *testing.T, configure func(*Handler)) *testServer {
 	t.Helper()
-	s := &testServer{held: make(chan struct{}, 100), unhold: make(chan struct{})}
+	s := &testServer{held: make(chan struct{}, 100), unhold: make(chan struct{}), notes: make(chan string, 100)}
 	s.server = mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}})
 	type args struct {
 		Message string `json:"message"`
+		Pad     string `json:"pad,omitempty"` // a body's size
 	}
 	mcp.AddTool(s.server, &mcp.Tool{Name: "echo"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
@@ -63,6 +68,19 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 			<-s.unhold
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Message}}}, nil, nil
+	})
+	s.server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if strings.HasPrefix(method, "notifications/") {
+				s.notes <- method
+			}
+			return next(ctx, method, req)
+		}
+	})
+	s.server.AddTool(&mcp.Tool{Name: "wait", InputSchema: json.RawMessage(`{"type":"object"}`)}, func(ctx context.Context, _ *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		s.held <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err() // as go-sdk answers a request cancelled before it starts: code 0
 	})
 	s.Handler = NewHandler(s.server, protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}), slog.New(slog.DiscardHandler))
 	if configure != nil {
@@ -185,7 +203,9 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			200, -32602, "8", `"name" must be a string`},
 		{"wrong Content-Type", "POST", s.url, initialize, []string{"Content-Type", "text/plain"}, 415, -32600, "1", "Content-Type must be 'application/json'"},
 		{"GET without a session", "GET", s.url, ``, []string{"Accept", "text/event-stream"}, 400, -32600, "null", "Mcp-Session-Id"},
-		{"GET with a body", "GET", s.url, `{}`, nil, 400, -32600, "null", "has no body"},
+		{"GET with a body", "GET", s.url, `{}`, nil, 400, -32600, "null", "a GET to /mcp has no body"},
+		{"post in lower case", "post", s.url, initialize, nil, 405, -32600, "null", `"post" is not a method of /mcp: use POST`},
+		{"a method of 60,000 bytes", strings.Repeat("M", 60_000), s.url, initialize, nil, 405, -32600, "null", "is not a method of /mcp"},
 		{"unknown method, modern", "POST", s.url, `{"jsonrpc":"2.0","id":9,"method":"unknown/method","params":{` + modernMeta + `}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "unknown/method"}, 404, -32601, "9", "method not found"},
 		{"ping, modern (removed in 2026-07-28)", "POST", s.url, `{"jsonrpc":"2.0","id":10,"method":"ping","params":{` + modernMeta + `}}`,
@@ -222,6 +242,20 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			assert.Contains(t, r.message, tt.msg, "%s", tt.name)
 			assert.Less(t, len(r.body), 1000, "%s: the reply quotes too much", tt.name)
 		})
+	}
+}
+
+// TestLimitsPage: docs/limits.md states this package's limits that the
+// root package's test does not.
+func TestLimitsPage(t *testing.T) {
+	page, err := os.ReadFile("../../docs/limits.md")
+	require.NoError(t, err)
+	for _, want := range []string{
+		fmt.Sprintf("quote at most %d bytes of what the client sent", quoteLength),
+		fmt.Sprintf("past the first %d KiB of each (`SmallBodySize`)", SmallBodySize>>10),
+		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
+	} {
+		assert.Contains(t, string(page), want)
 	}
 }
 
@@ -273,6 +307,103 @@ func TestDeleteSession(t *testing.T) {
 	sid := s.session(t)
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
 	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid).status)
+}
+
+// TestCancelledRequest: a request its client cancels gets no reply of
+// go-sdk's (MCP: "Cancellation"), but its POST a JSON-RPC error with a code
+// of the specification, whatever go-sdk answers. go-sdk answers one
+// cancelled before it starts with code 0, outside any middleware; the tool
+// wait fails the same way, once it has started, so no race is needed.
+func TestCancelledRequest(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	for _, id := range []string{`"w"`, `7`} {
+		done := make(chan response, 1)
+		go func() {
+			done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"wait","arguments":{}}}`,
+				"Mcp-Session-Id", sid)
+		}()
+		select {
+		case <-s.held:
+		case <-time.After(failAfter):
+			t.Fatal("the call did not start")
+		}
+		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, "Mcp-Session-Id", sid)
+		assert.Equal(t, http.StatusAccepted, r.status, r.body)
+		r = <-done
+		assert.Equal(t, http.StatusOK, r.status, "id %s: %s", id, r.body)
+		assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, "id %s: %s", id, r.body)
+		assert.Contains(t, r.message, "request cancelled", "id %s", id)
+		assert.JSONEq(t, id, string(r.id), r.body)
+	}
+}
+
+// TestCancelOfNoRequest: a notifications/cancelled that names no request
+// being served is accepted, and not passed on. go-sdk cancels later, on a
+// goroutine of its own, and might cancel a request that came after it: one
+// the client sent first, and whose cancellation overtook it.
+func TestCancelOfNoRequest(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	for _, note := range []string{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`} {
+		r := do(t, http.MethodPost, s.url, note, "Mcp-Session-Id", sid)
+		assert.Equal(t, http.StatusAccepted, r.status, "%s: %s", note, r.body)
+	}
+	select {
+	case note := <-s.notes: // go-sdk handles notifications in order
+		assert.Equal(t, "notifications/initialized", note, "the first notification go-sdk received")
+	case <-time.After(failAfter):
+		t.Fatal("go-sdk received no notification")
+	}
+}
+
+// TestRequestRacingDelete: a request whose session is deleted while go-sdk
+// serves it is answered as any request of a session that has ended, not
+// with the empty 200 go-sdk leaves. Here go-sdk finds the session, then
+// waits to read the body until the DELETE is done.
+func TestRequestRacingDelete(t *testing.T) {
+	t.Parallel()
+	reading, resume := make(chan struct{}), make(chan struct{})
+	pause := sync.OnceFunc(func() { close(reading); <-resume })
+	s := start(t, func(h *Handler) {
+		legacy := h.legacy
+		h.legacy = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Pause") != "" {
+				r.Body = pausedBody{ReadCloser: r.Body, pause: pause}
+			}
+			legacy.ServeHTTP(w, r)
+		})
+	})
+	sid := s.session(t)
+	done := make(chan response, 1)
+	go func() {
+		done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid, "Pause", "yes")
+	}()
+	select {
+	case <-reading:
+	case <-time.After(failAfter):
+		t.Fatal("go-sdk did not read the body")
+	}
+	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
+	close(resume)
+	r := <-done
+	assert.Equal(t, http.StatusNotFound, r.status, "the answer: %q", r.body)
+	assert.JSONEq(t, "2", string(r.id), r.body)
+	assert.Contains(t, r.message, "session not found: it has ended", r.body)
+}
+
+// A pausedBody calls pause before it is read.
+type pausedBody struct {
+	io.ReadCloser
+	pause func()
+}
+
+func (b pausedBody) Read(p []byte) (int, error) {
+	b.pause()
+	return b.ReadCloser.Read(p)
 }
 
 // TestMaxSessions: past the limit, a new session ends the one idle the
@@ -335,94 +466,65 @@ func TestDeclaredTooLarge(t *testing.T) {
 	assert.Contains(t, reply, "HTTP/1.1 413")
 }
 
-// TestInFlightBound: POSTs past the bytes in flight wait for room, and get
-// 503 if none is made within the body's deadline, even while still sending
-// their body; room is made as calls end.
+// TestInFlightBound: a body takes room past its first SmallBodySize as it
+// is read; one that finds none gets 503 at once, even while still sending
+// its body, and its connection ends. A small body needs no room, and room
+// is made as calls are answered.
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
-	// Each POST counts for at least 256<<10: one at a time.
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 200*time.Millisecond
 	})
 	sid := s.session(t)
+	// Past SmallBodySize, under twice it: its buffer doubles once, and takes all the room.
+	large := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"` + strings.Repeat("x", SmallBodySize) + `"}}}`
 	done := make(chan response, 1)
-	go func() {
-		done <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"held"}}}`,
-			"Mcp-Session-Id", sid)
-	}()
+	go func() { done <- do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid) }()
 	select {
 	case <-s.held:
 	case <-time.After(failAfter):
 		t.Fatal("the call did not start")
 	}
-	r := do(t, http.MethodPost, s.url, initialize)
-	assert.Equal(t, http.StatusServiceUnavailable, r.status, r.body)
-	assert.Equal(t, "1", r.header.Get("Retry-After"))
+	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "a small body while the room is taken")
 	busyWhileSending(t, s.host)
 	halfSentRefused(t, s.host)
 	close(s.unhold)
 	assert.Equal(t, http.StatusOK, (<-done).status)
-	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, initialize).status, "room is made once the first is answered")
+	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid).status, "room is made once the first is answered")
 }
 
-// TestBodyAfterRoom: a POST that waited for room has the body's whole
-// deadline from when room is made: the wait was not its client's.
-func TestBodyAfterRoom(t *testing.T) {
+// TestOneWaitsForRoom: of the bodies that find no room, one waits for it,
+// and is served once room is made; the others are refused at once, rather
+// than wait holding room that the first needs.
+func TestOneWaitsForRoom(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(256<<10), failAfter
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 2*failAfter
 	})
-	deadlines := make(chan time.Time, 10)
-	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.ServeHTTP(watchDeadlines{ResponseWriter: w, read: deadlines}, r)
-	}))
-	defer watched.Close()
 	sid := s.session(t)
-	go do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"held"}}}`,
-		"Mcp-Session-Id", sid)
-	<-s.held // the call holds all the room
-	done := make(chan response, 1)
-	go func() { done <- do(t, http.MethodPost, watched.URL+Path, initialize) }()
-	latest := <-deadlines // the POST has come, and waits
-	made := time.Now()
-	close(s.unhold)
-	assert.Equal(t, http.StatusOK, (<-done).status)
-	for len(deadlines) > 0 {
-		if d := <-deadlines; d.After(latest) {
-			latest = d
-		}
+	large := func(id int, tool string) string { // past SmallBodySize: all the room
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"message":"%s"}}}`,
+			id, tool, strings.Repeat("x", SmallBodySize))
 	}
-	assert.GreaterOrEqual(t, latest.Sub(made), failAfter, "the body's deadline counts from when room was made")
-}
-
-// watchDeadlines passes on the deadlines a handler sets, and sends each on
-// its channel, if any, while it has room: a test wants the latest of a few.
-type watchDeadlines struct {
-	http.ResponseWriter
-	read, write chan<- time.Time
-}
-
-func (w watchDeadlines) SetReadDeadline(d time.Time) error {
-	offer(w.read, d)
-	return http.NewResponseController(w.ResponseWriter).SetReadDeadline(d)
-}
-
-func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
-	offer(w.write, d)
-	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(d)
-}
-
-func (w watchDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
-
-func offer(c chan<- time.Time, d time.Time) {
+	go do(t, http.MethodPost, s.url, large(2, "hold"), "Mcp-Session-Id", sid)
 	select {
-	case c <- d:
-	default: // a nil channel, or one full
+	case <-s.held:
+	case <-time.After(failAfter):
+		t.Fatal("the call did not start")
 	}
+	answers := make(chan response, 2)
+	for id := range 2 {
+		go func() { answers <- do(t, http.MethodPost, s.url, large(3+id, "echo"), "Mcp-Session-Id", sid) }()
+	}
+	r := <-answers // before its deadline: the other waits
+	assert.Equal(t, http.StatusServiceUnavailable, r.status, "the body that came second: %s", r.body)
+	close(s.unhold)
+	r = <-answers
+	assert.Equal(t, http.StatusOK, r.status, "the body that waited: %s", r.body)
 }
 
-// busyWhileSending: a client still sending its body when the wait for
-// room ends reads the 503, not a connection reset.
+// busyWhileSending: a client still sending its body when it is refused
+// reads the 503, not a connection reset.
 func busyWhileSending(t *testing.T, host string) {
 	conn, err := net.Dial("tcp", host)
 	require.NoError(t, err)
@@ -439,15 +541,16 @@ func busyWhileSending(t *testing.T, host string) {
 	assert.Equal(t, "1", resp.Header.Get("Retry-After"))
 }
 
-// halfSentRefused: a client that leaves its body half sent reads the 503,
-// then the end of its connection once the body's time is up: what it sent
-// later would not be read as another request.
+// halfSentRefused: a client that leaves a body half sent, past
+// SmallBodySize, reads the 503, then the end of its connection once the
+// body's time is up: what it sent later would not be read as another
+// request.
 func halfSentRefused(t *testing.T, host string) {
 	conn, err := net.Dial("tcp", host)
 	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
-	_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":")
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n%s", MaxBodySize, strings.Repeat(" ", SmallBodySize+1))
 	require.NoError(t, err)
 	require.NoError(t, conn.SetReadDeadline(time.Now().Add(failAfter)))
 	r := bufio.NewReader(conn)
@@ -461,23 +564,121 @@ func halfSentRefused(t *testing.T, host string) {
 	assert.ErrorIs(t, err, io.EOF, "the server ends the connection")
 }
 
+// TestSmallBesideHolders: while connections hold bodies declared at
+// MaxBodySize (Content-Length or chunked), part sent or none, and all the
+// room their parts took, small requests are answered at once, while the
+// holders still hold.
+func TestSmallBesideHolders(t *testing.T) {
+	t.Parallel()
+	// Four holders send a part each; its buffer doubles to 4 MiB, and takes
+	// 4 MiB - SmallBodySize of room: all of it but 4 × SmallBodySize.
+	const holders, part = 8, 2 << 20
+	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	read := make(chan struct{}, holders)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
+			r.Body = &readSignal{ReadCloser: r.Body, left: sent, read: read}
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer watched.Close()
+	host := strings.TrimPrefix(watched.URL, "http://")
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
+	for i := range holders {
+		conn, err := net.Dial("tcp", host)
+		require.NoError(t, err)
+		conns = append(conns, conn)
+		length, sent, body := fmt.Sprintf("Content-Length: %d", MaxBodySize), 0, ""
+		if i%2 == 0 {
+			length = "Transfer-Encoding: chunked"
+		}
+		if i%4 < 2 {
+			sent, body = part, strings.Repeat(" ", part)
+			if i%2 == 0 {
+				body = fmt.Sprintf("%x\r\n%s", part, body)
+			}
+		}
+		_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\n%s\r\nSent: %d\r\n\r\n%s", length, sent, body)
+		require.NoError(t, err)
+	}
+	for i := range holders {
+		select {
+		case <-read:
+		case <-time.After(failAfter):
+			t.Fatalf("%d of %d holders read: the others wait", i, holders)
+		}
+	}
+	require.False(t, s.inFlight.TryAcquire(4*SmallBodySize+1), "the holders hold all the room")
+	sid := s.session(t)
+	slowest := time.Duration(0)
+	for i := range 20 {
+		start := time.Now()
+		r := do(t, http.MethodPost, s.url, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`, i+2),
+			"Mcp-Session-Id", sid)
+		slowest = max(slowest, time.Since(start))
+		require.Equal(t, http.StatusOK, r.status, "call %d beside %d holders: %s", i, holders, r.body)
+	}
+	t.Logf("20 small calls beside %d holders: the slowest answered in %.3f s", holders, slowest.Seconds())
+	for i, c := range conns {
+		require.NoError(t, c.SetReadDeadline(time.Now()))
+		_, err := c.Read(make([]byte, 1))
+		assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "holder %d was answered: it holds no longer", i)
+	}
+}
+
+// A readSignal sends on read once its reader has read left bytes, and asks
+// for more.
+type readSignal struct {
+	io.ReadCloser
+	left int
+	read chan<- struct{}
+}
+
+func (b *readSignal) Read(p []byte) (int, error) {
+	if b.left == 0 && b.read != nil {
+		b.read <- struct{}{}
+		b.read = nil
+	}
+	n, err := b.ReadCloser.Read(p)
+	b.left -= n
+	return n, err
+}
+
 // TestUnreadReply: a reply its client does not read ends its connection
-// after the write deadline, and frees its room in the bytes in flight.
+// after the write deadline, and gives back its body's room.
 func TestUnreadReply(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(256<<10), 100*time.Millisecond, failAfter
+		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 100*time.Millisecond, failAfter
 	})
+	answered := make(chan struct{}, 10)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(w, r)
+		answered <- struct{}{}
+	}))
+	defer watched.Close()
 	sid := s.session(t)
-	conn, err := net.Dial("tcp", s.host)
+	conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
 	require.NoError(t, err)
 	defer func() { _ = conn.Close() }()
-	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"big"}}}`
+	// A body that takes all the room, and a reply of 12 MB.
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"big","pad":"` +
+		strings.Repeat("x", SmallBodySize) + `"}}}`
 	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", sid, len(call), call)
 	require.NoError(t, err) // and never read the reply
-	<-s.held                // the call holds all the room
-	r := do(t, http.MethodPost, s.url, initialize)
+	select {
+	case <-answered:
+	case <-time.After(failAfter):
+		t.Fatal("the unread reply held its connection")
+	}
+	r := do(t, http.MethodPost, s.url, strings.Replace(call, `"hold"`, `"echo"`, 1), "Mcp-Session-Id", sid)
 	assert.Equal(t, http.StatusOK, r.status, "the unread reply held the room: %s", r.body)
 }
 
@@ -519,6 +720,23 @@ func TestEventStreamDeadline(t *testing.T) {
 	require.Equal(t, http.StatusOK, resp.StatusCode)
 	assert.Equal(t, time.Time{}, <-deadlines, "the event stream's write deadline")
 }
+
+// watchDeadlines passes on the write deadlines a handler sets, and sends
+// each on write while it has room: a test wants the first of a few.
+type watchDeadlines struct {
+	http.ResponseWriter
+	write chan<- time.Time
+}
+
+func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
+	select {
+	case w.write <- d:
+	default:
+	}
+	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(d)
+}
+
+func (w watchDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // TestConnectionAge: a connection past its age closes after its next
 // reply, pipelined requests after it unanswered; a younger one serves them.
