@@ -3,94 +3,88 @@
 package logwriter
 
 import (
+	"bytes"
 	"fmt"
 	"io"
-	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // maxBacklog is the most, in bytes, held while the destination is blocked.
 const maxBacklog = 1 << 20
 
-// A Writer is the writer for a server's log, its standard error,
-// which the MCP specification lets a client ignore: never read it, so that
-// a write blocks once 64 KiB wait in the pipe, or close it first (mcp-go's
+// A Writer is the writer for a server's log, its standard error, which the
+// MCP specification lets a client ignore: never read it, so that a write
+// blocks once 64 KiB wait in the pipe, or close it first (mcp-go's
 // Stdio.Close does), so that a write fails. A Write to a Writer never
 // blocks and never fails: lines wait in a backlog of at most 1 MiB, which
 // a goroutine writes out; lines past that are dropped, and counted in a
 // line of their own. Once the destination fails, everything is dropped.
 type Writer struct {
-	dst  io.Writer
-	wake chan struct{}
-
-	mu      sync.Mutex
-	backlog []byte
-	dropped int           // lines dropped since the last were written
-	broken  bool          // dst failed
-	drained chan struct{} // closed, and replaced, when the backlog is next written out
+	queue   chan []byte   // the lines to write; a nil one asks for a signal on flushed
+	flushed chan struct{} // the lines queued before the nil one are written
+	held    atomic.Int64  // bytes in queue
+	dropped atomic.Int64  // lines dropped since the last written
 }
 
 // New returns a Writer that writes to dst.
 func New(dst io.Writer) *Writer {
-	l := &Writer{dst: dst, wake: make(chan struct{}, 1), drained: make(chan struct{})}
-	go l.run()
-	return l
+	w := &Writer{queue: make(chan []byte, 4096), flushed: make(chan struct{}, 1)}
+	go w.run(dst)
+	return w
 }
 
 // Write queues p, whole, to be written: one Write is one log line.
-func (l *Writer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	switch {
-	case l.broken:
-	case len(l.backlog)+len(p) > maxBacklog:
-		l.dropped++
-	default:
-		l.backlog = append(l.backlog, p...)
+func (w *Writer) Write(p []byte) (int, error) {
+	n := int64(len(p))
+	if w.held.Add(n) <= maxBacklog {
+		select {
+		case w.queue <- bytes.Clone(p):
+			return len(p), nil
+		default:
+		}
 	}
-	l.mu.Unlock()
-	select {
-	case l.wake <- struct{}{}:
-	default:
-	}
+	w.held.Add(-n)
+	w.dropped.Add(1)
 	return len(p), nil
 }
 
-func (l *Writer) run() {
-	var out []byte
-	for range l.wake {
-		l.mu.Lock()
-		out, l.backlog = l.backlog, out[:0]
-		if l.dropped > 0 {
-			out = fmt.Appendf(out, "(%d log lines dropped: standard error was not read)\n", l.dropped)
-			l.dropped = 0
+func (w *Writer) run(dst io.Writer) {
+	broken := false
+	for line := range w.queue {
+		flush := line == nil
+		w.held.Add(-int64(len(line)))
+		if n := w.dropped.Swap(0); n > 0 {
+			line = append(fmt.Appendf(nil, "(%d log lines dropped: standard error was not read)\n", n), line...)
 		}
-		l.mu.Unlock()
-		var err error
-		if len(out) > 0 {
-			_, err = l.dst.Write(out)
+		if !broken && len(line) > 0 {
+			_, err := dst.Write(line)
+			broken = err != nil
 		}
-		l.mu.Lock()
-		l.broken = l.broken || err != nil
-		if len(l.backlog) == 0 || l.broken { // else another wake is on its way
-			close(l.drained)
-			l.drained = make(chan struct{})
+		if flush {
+			select {
+			case w.flushed <- struct{}{}:
+			default: // a signal no Flush waits for is there already
+			}
 		}
-		l.mu.Unlock()
 	}
 }
 
 // Flush waits until everything written so far has gone to the destination,
 // or for at most d: the destination may be blocked for ever.
-func (l *Writer) Flush(d time.Duration) {
-	l.mu.Lock()
-	drained := l.drained
-	l.mu.Unlock()
-	select { // the goroutine closes drained after its next write, even of nothing
-	case l.wake <- struct{}{}:
+func (w *Writer) Flush(d time.Duration) {
+	timeout := time.After(d)
+	select {
+	case <-w.flushed: // the signal of a Flush that gave up
 	default:
 	}
 	select {
-	case <-drained:
-	case <-time.After(d):
+	case w.queue <- nil:
+	case <-timeout:
+		return
+	}
+	select {
+	case <-w.flushed:
+	case <-timeout:
 	}
 }
