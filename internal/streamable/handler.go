@@ -62,8 +62,6 @@ const (
 	// idle this long, a second before the server does (BodyTimeout): a
 	// request sent as the server closes its connection is reset.
 	idleHint = BodyTimeout - time.Second
-	// quoteLength is how many bytes of what a client sent an error quotes.
-	quoteLength = 200
 )
 
 // ConnContext is an http.Server's ConnContext: it notes when a connection
@@ -135,13 +133,16 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case http.NewCrossOriginProtection().Check(&post) != nil:
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %q); "+
-			"this local server answers MCP clients only", protocol.Cut(r.Header.Get("Origin"), quoteLength)))
+			"this local server answers MCP clients only", protocol.Cut(r.Header.Get("Origin"), protocol.MaxQuote)))
+	case local != nil && IsLoopback(local.String()) && !IsLoopback(r.Host): // DNS rebinding: go-sdk checks /mcp only, not every request
+		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %q is not a loopback name (a DNS rebinding attack?); "+
+			"use 127.0.0.1, [::1] or localhost", protocol.Cut(r.Host, protocol.MaxQuote)))
 	case r.URL.Path == Path && r.Method == http.MethodPost:
 		h.post(reply, r)
 	case r.URL.Path == Path && r.Method != http.MethodGet && r.Method != http.MethodDelete:
 		w.Header().Set("Allow", "GET, POST, DELETE")
 		writeError(w, http.StatusMethodNotAllowed, jsonrpc.ID{}, invalid("%q is not a method of %s: use POST, GET or DELETE, in capitals",
-			protocol.Cut(r.Method, quoteLength), Path))
+			protocol.Cut(r.Method, protocol.MaxQuote), Path))
 	case r.URL.Path == Path && r.ContentLength != 0:
 		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
 	case r.URL.Path == Path: // GET opens a legacy session's event stream, DELETE ends one
@@ -155,12 +156,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
 			h.mu.Unlock()
 		}
-	case local != nil && IsLoopback(local.String()) && !IsLoopback(r.Host): // on Path, go-sdk checks Host
-		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %q is not a loopback name (a DNS rebinding attack?); "+
-			"use 127.0.0.1, [::1] or localhost", protocol.Cut(r.Host, quoteLength)))
 	default:
 		writeError(w, http.StatusNotFound, jsonrpc.ID{}, invalid("no MCP endpoint at %q: this server serves MCP at %s",
-			protocol.Cut(r.URL.Path, quoteLength), Path))
+			protocol.Cut(r.URL.Path, protocol.MaxQuote), Path))
 	}
 }
 
@@ -301,8 +299,8 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 		writeError(w, http.StatusBadRequest, req.ID, e)
 	case modern:
 		h.serve(h.modern, w, r, req.ID)
-	case session != "" && req.Method == "initialize": // go-sdk: code 0 (go-sdk#976)
-		writeError(w, http.StatusBadRequest, req.ID, invalid("this session is initialized already; to start another, send initialize without Mcp-Session-Id"))
+	case protocol.Handshake(req.Method, session != "") != nil:
+		writeError(w, http.StatusBadRequest, req.ID, protocol.Handshake(req.Method, session != "").(*jsonrpc.Error))
 	case session != "":
 		h.track(session, false)
 		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
@@ -313,9 +311,6 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 			return
 		}
 		h.serve(h.legacy, w, r, req.ID)
-	case req.Method != "initialize":
-		writeError(w, http.StatusBadRequest, req.ID, invalid("no Mcp-Session-Id header: send initialize first, then the "+
-			"Mcp-Session-Id header of its response with every request of the session"))
 	default:
 		req.Params = protocol.KeptOfInitialize(req.Params)
 		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
@@ -350,7 +345,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), quoteLength))
+	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), protocol.MaxQuote))
 	switch {
 	case held.status == 0 && held.cancelled.Load():
 		held.status = http.StatusOK // as any other response, which legacy clients read
@@ -358,7 +353,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = protocol.Cut(e.Message, quoteLength)
+		e.Message = protocol.Cut(e.Message, protocol.MaxQuote)
 	case held.status == http.StatusNotFound || held.status == 0:
 		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+

@@ -193,7 +193,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 	}{
 		{"not JSON", "POST", s.url, `garbage`, nil, 400, -32700, "null", "parse error"},
 		{"a batch", "POST", s.url, `[` + initialize + `]`, nil, 400, -32600, "null", "batches are not supported"},
-		{"no session", "POST", s.url, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, nil, 400, -32600, "5", "no Mcp-Session-Id header"},
+		{"no session", "POST", s.url, `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, nil, 400, -32600, "5", "before initialize: send initialize first (over HTTP, then the Mcp-Session-Id header"},
 		{"unknown session", "POST", s.url, `{"jsonrpc":"2.0","id":6,"method":"tools/list"}`, []string{"Mcp-Session-Id", "nope"},
 			404, -32600, "6", "session not found: it has ended"},
 		{"second initialize", "POST", s.url, initialize, []string{"Mcp-Session-Id", sid}, 400, -32600, "1", "initialized already"},
@@ -221,7 +221,7 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			[]string{"Mcp-Session-Id", sid}, 200, -32600, "16", "is a notification: send it without an id"},
 		{"no _meta, modern", "POST", s.url, `{"jsonrpc":"2.0","id":13,"method":"server/discover","params":{}}`,
 			[]string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "server/discover"}, 400, -32602, "13", "must carry the protocol version"},
-		{"foreign Host", "POST", s.url, initialize, []string{"Host", "evil.example"}, 403, -32600, "1", "Forbidden: invalid Host header"},
+		{"foreign Host", "POST", s.url, initialize, []string{"Host", "evil.example"}, 403, -32600, "null", "is not a loopback name (a DNS rebinding attack?)"},
 		{"foreign Host, other path", "GET", root + "/", ``, []string{"Host", "evil.example"}, 403, -32600, "null", "DNS rebinding"},
 		{"foreign Origin", "POST", s.url, initialize, []string{"Origin", "http://evil.example"}, 403, -32600, "null", "another site"},
 		{"foreign Origin on GET", "GET", s.url, ``, []string{"Origin", "http://evil.example", "Accept", "text/event-stream", "Mcp-Session-Id", sid},
@@ -251,7 +251,7 @@ func TestLimitsPage(t *testing.T) {
 	page, err := os.ReadFile("../../docs/limits.md")
 	require.NoError(t, err)
 	for _, want := range []string{
-		fmt.Sprintf("quote at most %d bytes of what the client sent", quoteLength),
+		fmt.Sprintf("quote at most %d bytes of what the client sent", protocol.MaxQuote),
 		fmt.Sprintf("past the first %d KiB of each (`SmallBodySize`)", SmallBodySize>>10),
 		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
 	} {
