@@ -4,9 +4,6 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -111,148 +108,6 @@ type call struct {
 	idFree    bool // cancelled, or its reply is going out: the client may reuse the id
 }
 
-// readLoop reads the input a line at a time, and hands each message on.
-// At the end of input it drains.
-func (c *conn) readLoop() {
-	for !c.over() {
-		line, err := c.readLine()
-		switch {
-		case errors.Is(err, errTooLong):
-			c.reply(jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInvalidRequest,
-				"invalid request: message too large: a line may hold at most %d bytes", c.opts.MaxLine))
-		case err != nil:
-			c.drain()
-			return
-		default:
-			c.handle(line)
-		}
-	}
-}
-
-// handle decodes a line and hands its message on: a request, checked, to
-// its session; a cancellation, to the session of the request it cancels;
-// what go-sdk must not see, to its reply, or to nowhere.
-func (c *conn) handle(line []byte) {
-	msg, err := protocol.Decode(line)
-	var refusal *protocol.Refusal
-	switch req, _ := msg.(*jsonrpc.Request); {
-	case errors.As(err, &refusal):
-		c.reply(refusal.ID, refusal.Err)
-	case err != nil:
-		c.reply(jsonrpc.ID{}, err)
-	case req == nil:
-		c.log.Warn("ignored a response: this server sends no requests", "id", msg.(*jsonrpc.Response).ID.Raw())
-	case req.IsCall():
-		c.request(req, len(line))
-	case req.Method == "notifications/cancelled":
-		c.cancel(req.Params)
-	case req.Method == "notifications/initialized" && c.initialized == 1:
-		c.initialized = 2
-		c.legacy.hand(req)
-	default: // of no use here: a flood of them must not queue up in go-sdk
-	}
-}
-
-// request checks a request and hands it, under an id of the conn's own, to
-// the session of its revision, or answers it.
-func (c *conn) request(req *jsonrpc.Request, size int) {
-	modern, err := c.opts.Methods.Check(req, "")
-	if err == nil && !modern {
-		err = protocol.Handshake(req.Method, c.initialized > 0)
-	}
-	if err != nil {
-		c.reply(req.ID, err)
-		return
-	}
-	s := c.legacy
-	if modern {
-		s = c.modern
-	} else if req.Method == "initialize" {
-		c.initialized = 1
-		req.Params = protocol.KeptOfInitialize(req.Params)
-	}
-	id, err := c.admit(req, size, s)
-	if err != nil {
-		c.reply(jsonrpc.ID{}, err) // "id": null, lest it be taken for the answer to the request in flight
-		return
-	}
-	sdkID, _ := jsonrpc.MakeID(float64(id))
-	s.hand(&jsonrpc.Request{ID: sdkID, Method: req.Method, Params: req.Params})
-}
-
-// admit records a request as in flight, and returns the id go-sdk will
-// know it by. While the calls in flight are at a limit, it waits for a
-// reply: nothing reads the input, the pipe fills, the client's writes
-// block. A request that reuses the id of one in flight is refused.
-func (c *conn) admit(req *jsonrpc.Request, size int, s *session) (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for held := 0; len(c.calls) > 0; held = 0 {
-		for _, cl := range c.calls {
-			held += cl.size
-		}
-		if len(c.calls) < c.limits.maxInFlight && held+size <= c.limits.maxInFlightSize {
-			break
-		}
-		c.log.Debug("waiting for a reply: the requests in flight are at their limit", "requests", len(c.calls), "bytes", held)
-		c.mu.Unlock()
-		select {
-		case <-c.progress:
-		case <-c.done:
-		}
-		c.mu.Lock()
-		if c.over() {
-			return 0, errClosed
-		}
-	}
-	if c.find(req.ID) != nil {
-		return 0, protocol.Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight",
-			protocol.Cut(fmt.Sprint(req.ID.Raw()), protocol.MaxQuote))
-	}
-	c.lastID++
-	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: size, session: s}
-	return c.lastID, nil
-}
-
-// find returns the call in flight, not cancelled, with the client's id;
-// mu is held.
-func (c *conn) find(id jsonrpc.ID) *call {
-	for _, cl := range c.calls {
-		if cl.id == id && !cl.idFree {
-			return cl
-		}
-	}
-	return nil
-}
-
-// cancel marks a request in flight, but initialize (MCP, "Cancellation"),
-// as cancelled, its id free and its reply to be dropped, and hands the
-// cancellation, under the id go-sdk knows, to its session; it ignores any
-// other.
-func (c *conn) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID any `json:"requestId"`
-		Reason    any `json:"reason"`
-	}
-	_ = json.Unmarshal(params, &p) // a bad one names no request
-	key, _ := jsonrpc.MakeID(p.RequestID)
-	c.mu.Lock()
-	var cancelled *jsonrpc.Request
-	var s *session
-	for n, cl := range c.calls {
-		if cl.id == key && !cl.idFree && cl.method != "initialize" {
-			cl.cancelled, cl.idFree = true, true
-			c.log.Info("request cancelled by the client; its reply will not be sent", "id", key.Raw(), "method", cl.method, "reason", p.Reason)
-			params, _ := json.Marshal(mcp.CancelledParams{RequestID: n})
-			cancelled, s = &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.session
-		}
-	}
-	c.mu.Unlock()
-	if cancelled != nil {
-		s.hand(cancelled)
-	}
-}
-
 // A session is the transport of one of go-sdk's two sessions, legacy and
 // modern: it reads what the conn hands it, and writes through the conn.
 type session struct {
@@ -279,5 +134,18 @@ func (s *session) Read(context.Context) (jsonrpc.Message, error) {
 		return msg, nil
 	case <-s.c.done:
 		return nil, io.EOF
+	}
+}
+
+func (c *conn) close(err error) {
+	c.closeOnce.Do(func() { c.err = err; close(c.done) })
+}
+
+func (c *conn) over() bool {
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
 	}
 }

@@ -5,11 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"mcp-hello-tools/internal/protocol"
 )
+
+// The way out: a session's reply goes out through write, under the
+// client's id; reply answers what go-sdk never saw; at the end of input,
+// drain waits for the replies still to come.
 
 // write writes a session's reply under the client's id, unless the request
 // was cancelled before the reply took the output.
@@ -134,15 +140,31 @@ func (c *conn) abandon() {
 	}
 }
 
-func (c *conn) close(err error) {
-	c.closeOnce.Do(func() { c.err = err; close(c.done) })
-}
+// maxTrace is the longest line traced, in bytes.
+const maxTrace = 16 << 10
 
-func (c *conn) over() bool {
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
+// trace writes prefix and line to opts.Trace, if set, cut at maxTrace
+// bytes, with every character a terminal acts on rather than shows (C0 and
+// C1 controls, bidirectional overrides and other formatting characters)
+// as \xNN or \uNNNN, and invalid UTF-8 as U+FFFD, so that a client's line
+// cannot rewrite the terminal that shows it.
+func (c *conn) trace(prefix string, line []byte) {
+	if c.opts.Trace == nil {
+		return
 	}
+	buf := []byte(prefix)
+	for _, r := range string(line[:min(len(line), maxTrace)]) {
+		switch {
+		case r < 0x100 && !unicode.IsPrint(r) && r != ' ':
+			buf = fmt.Appendf(buf, `\x%02x`, r)
+		case !unicode.IsPrint(r) && r != ' ':
+			buf = fmt.Appendf(buf, `\u%04x`, r)
+		default:
+			buf = utf8.AppendRune(buf, r)
+		}
+	}
+	if len(line) > maxTrace {
+		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
+	}
+	_, _ = c.opts.Trace.Write(append(buf, '\n')) // best effort
 }
