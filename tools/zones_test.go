@@ -136,6 +136,9 @@ func TestLongZoneName(t *testing.T) {
 	for _, name := range names {
 		assert.LessOrEqual(t, len(name), maxZoneLength, "%q is longer than maxZoneLength", name)
 	}
+	page, err := os.ReadFile("../docs/limits.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(page), fmt.Sprintf("a `timezone` of more than %d characters is refused", maxZoneLength), "docs/limits.md")
 }
 
 // TestZoneErrorMessage shows whole messages, one per number of suggestions.
