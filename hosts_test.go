@@ -18,7 +18,13 @@ import (
 // What docs/hosts.md and docs/model.md say a host does is what interop/hosts
 // saw it do: its captures, interop/hosts/captures/HOST.json, which
 // interop/run compares with each fresh run of the hosts. These tests check
-// the pages against the captures, so that neither can change alone:
+// the pages against the captures, so that neither can change alone. A
+// capture keeps echo's definition alone, as the model got it: interop/run
+// checks, live, that the host passes every other tool of the server's
+// tools/list as it passes echo (its name renamed, its description and
+// schema the server's, nothing added that echo has not), so that what is
+// true of echo's definition is true of all, and a tool an exercise adds or
+// changes needs no new capture.
 //
 //   - a fenced block after <!-- capture: HOST KEY --> quotes HOST's capture:
 //     KEY is a label of the script (interop/hosts/script.json), for what the
@@ -206,7 +212,9 @@ func TestHostsTable(t *testing.T) {
 }
 
 // TestHostsHideFromModel: the docs say that no host shows the model a tool's
-// title, annotations or outputSchema; the captured definitions say so.
+// title, annotations or outputSchema; echo's captured definition says so,
+// and interop/run that every other tool reaches the model as echo does: a
+// host that showed calculate's outputSchema would fail there.
 func TestHostsHideFromModel(t *testing.T) {
 	raw, _ := captures(t)
 	for host, capture := range raw {

@@ -22,7 +22,7 @@
 
 import { createMCPClient, MCPClientError } from "@ai-sdk/mcp";
 import { StdioMCPTransport } from "@ai-sdk/mcp/mcp-stdio";
-import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, toolNames, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
@@ -59,10 +59,8 @@ await check(`connect with default settings: negotiated ${version}`, async () => 
 });
 
 let tools = {};
-await check("tools(): echo, get_timestamp, calculate, each with an input schema and execute", async () => {
+await check(`tools(): ${toolNames}, each with an input schema and execute`, async () => {
   tools = await client.tools();
-  const names = Object.keys(tools).sort();
-  expect(names.join() === "calculate,echo,get_timestamp", `tools are ${names}`);
   expectTools(Object.entries(tools).map(([name, t]) => ({ name, inputSchema: t.inputSchema?.jsonSchema })), { outputSchema: false });
   for (const [name, tool] of Object.entries(tools)) {
     expect(typeof tool.execute === "function", `${name}: no execute`);

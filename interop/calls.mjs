@@ -2,15 +2,27 @@
 // and what each must return, and checks results against it. The clients
 // checked in one mode make every call; those checked in several modes make
 // the first call of each tool (firstOfEach). goclients/ reads the same file.
+//
+// What tools and capabilities there are is the server's own answer, which
+// interop/run asks for once (offers.mjs) and names by INTEROP_OFFERS: a
+// client must show each, as the server offers it.
 
 import { readFileSync } from "node:fs";
 import { expect } from "./check.mjs";
+import { readOffers } from "./offers.mjs";
 
 const calls = JSON.parse(readFileSync(new URL("./calls.json", import.meta.url), "utf8"));
 
-// tools describes each tool as tools/list must: its inputSchema's properties
-// and required list, and whether it has an outputSchema.
-export const tools = calls.tools;
+let offers;
+try {
+  offers = readOffers();
+} catch (err) {
+  console.error(err.message);
+  process.exit(2);
+}
+
+// toolNames lists the server's tools, in its order, for the checks' names.
+export const toolNames = offers.tools.map((t) => t.name).join(", ");
 
 // valid lists the calls that succeed: { tool, arguments, text?,
 // structuredContent?, patterns? }.
@@ -30,23 +42,37 @@ export function firstOfEach(list) {
 export const show = ({ tool, arguments: args }) =>
   `${tool} ${JSON.stringify(args).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`)}`;
 
-// expectTools checks a tools/list result's tools against calls.json: the
-// three names, object input schemas with the properties and required list
-// each must have, and (unless outputSchema is false, for a client that
-// keeps none) an outputSchema where there must be one.
+// expectCapabilities checks the names of the capabilities a client saw
+// against those the server advertises.
+export function expectCapabilities(names) {
+  const got = [...names].sort().join();
+  const want = Object.keys(offers.capabilities).sort().join();
+  expect(got === want, `capabilities are ${got}, the server's are ${want}`);
+}
+
+// expectTools checks the tools of a tools/list result, as a client parsed
+// them, against the server's own: the same names, each an object input
+// schema with the same properties and required list, and (unless
+// outputSchema is false, for a client that keeps none) an outputSchema
+// where the server's tool has one.
 export function expectTools(list, { outputSchema = true } = {}) {
+  const offered = new Map(offers.tools.map((t) => [t.name, t]));
   const names = list.map((t) => t.name).sort();
-  expect(names.join() === Object.keys(tools).sort().join(), `tools are ${names}`);
+  const want = [...offered.keys()].sort();
+  expect(names.join() === want.join(), `tools are ${names}, the server's are ${want}`);
+  const sorted = (list) => [...(list ?? [])].sort().join();
   for (const t of list) {
-    const want = tools[t.name];
+    const theirs = offered.get(t.name);
     const schema = t.inputSchema ?? {};
     expect(schema.type === "object", `${t.name}: inputSchema.type is ${schema.type}`);
-    const props = Object.keys(schema.properties ?? {}).sort();
-    expect(props.join() === [...want.properties].sort().join(), `${t.name}: inputSchema properties are ${props}`);
-    const required = [...(schema.required ?? [])].sort();
-    expect(required.join() === [...want.required].sort().join(), `${t.name}: inputSchema.required is ${required}`);
+    const props = sorted(Object.keys(schema.properties ?? {}));
+    const wantProps = sorted(Object.keys(theirs.inputSchema.properties ?? {}));
+    expect(props === wantProps, `${t.name}: inputSchema properties are ${props}, the server's ${wantProps}`);
+    const required = sorted(schema.required);
+    const wantRequired = sorted(theirs.inputSchema.required);
+    expect(required === wantRequired, `${t.name}: inputSchema.required is ${required}, the server's ${wantRequired}`);
     if (outputSchema) {
-      expect(Boolean(t.outputSchema) === want.outputSchema, `${t.name}: outputSchema ${t.outputSchema ? "present" : "missing"}`);
+      expect(Boolean(t.outputSchema) === Boolean(theirs.outputSchema), `${t.name}: outputSchema ${t.outputSchema ? "present" : "missing"}`);
     }
   }
 }

@@ -34,7 +34,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, toolNames, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { stdioServer } from "./stdio-server.mjs";
 
@@ -99,7 +99,7 @@ const callTool = (call) => inspect(["--method", "tools/call", "--tool-name", cal
 // Over stdio, tools/list goes to a server that traces what it reads
 // (-trace), for the era check.
 let tools = [];
-await check("tools/list: echo, get_timestamp, calculate; --strict finds no schema portability problem", async () => {
+await check(`tools/list: ${toolNames}; --strict finds no schema portability problem`, async () => {
   const { status, result, error } = await inspect(["--method", "tools/list", "--strict"], { via: traced });
   expect(status === 0, `the CLI exited with status ${status}: ${JSON.stringify(error)}`);
   tools = result.tools;

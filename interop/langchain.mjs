@@ -22,7 +22,7 @@ import { dirname } from "node:path";
 import { ToolInputParsingException } from "@langchain/core/tools";
 import { MultiServerMCPClient } from "@langchain/mcp-adapters";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { concurrently, expectCompiled, expectTools, expectValid, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectCompiled, expectTools, expectValid, invalid, show, toolNames, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
@@ -43,7 +43,7 @@ const client = new MultiServerMCPClient({
 });
 
 let tools = [];
-await check("getTools(): echo, get_timestamp, calculate, each a DynamicStructuredTool with the tool's input schema", async () => {
+await check(`getTools(): ${toolNames}, each a DynamicStructuredTool with the tool's input schema`, async () => {
   tools = await client.getTools();
   // The adapters keep no outputSchema: the SDK's Client checks results.
   expectTools(tools.map((t) => ({ name: t.name, inputSchema: t.schema })), { outputSchema: false });

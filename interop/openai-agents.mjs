@@ -21,7 +21,7 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { getAllMcpTools, MCPServerStdio, MCPServerStreamableHttp, RunContext, setTracingDisabled } from "@openai/agents";
-import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, valid } from "./calls.mjs";
+import { concurrently, expectCompiled, expectToolError, expectTools, expectValid, firstOfEach, invalid, show, toolNames, valid } from "./calls.mjs";
 import { checker, expect } from "./check.mjs";
 import { closeAndExit, stdioServer } from "./stdio-server.mjs";
 
@@ -45,7 +45,7 @@ const mcp = overHTTP
 await check("connect()", () => mcp.connect());
 
 let tools = [];
-await check("listTools(): echo, get_timestamp, calculate", async () => {
+await check(`listTools(): ${toolNames}`, async () => {
   tools = await mcp.listTools();
   expectTools(tools);
 });

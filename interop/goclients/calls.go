@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
 	"regexp"
@@ -10,16 +11,19 @@ import (
 	"strings"
 )
 
-// calls is interop/calls.json: the wire contract the checks rely on, the
-// same for every client in interop/ (see calls.mjs).
+// calls is interop/calls.json: the calls the checks make and what each
+// must return, the same for every client in interop/ (see calls.mjs).
 type calls struct {
-	Tools map[string]struct {
-		Properties   []string `json:"properties"`
-		Required     []string `json:"required"`
-		OutputSchema bool     `json:"outputSchema"`
-	} `json:"tools"`
 	Valid   []call `json:"valid"`
 	Invalid []call `json:"invalid"`
+}
+
+// offers is what the server itself offers, as interop/offers.mjs asked it:
+// the capabilities of its initialize result and the tools of its
+// tools/list. A client must show each, as the server offers it.
+type offers struct {
+	Capabilities map[string]any `json:"capabilities"`
+	Tools        []tool         `json:"tools"`
 }
 
 // A call is one tools/call request and what its result must be: for a
@@ -41,16 +45,16 @@ func (c call) String() string {
 	return c.Tool + " " + string(args)
 }
 
-func readCalls(file string) (*calls, error) {
+// readJSON reads file, a JSON document, into v.
+func readJSON(file string, v any) error {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	var cs calls
-	if err := json.Unmarshal(data, &cs); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("%s: %w", file, err)
 	}
-	return &cs, nil
+	return nil
 }
 
 // firstOfEach keeps the first call of each tool in list.
@@ -92,44 +96,54 @@ func viaJSON(v, out any) error {
 	return json.Unmarshal(data, out)
 }
 
-// expectTools checks the tools against calls.json: the names, object input
-// schemas with the properties and required list each must have, and an
-// outputSchema where there must be one.
-func (cs *calls) expectTools(tools []tool) error {
-	var names, want []string
+// names returns the names of the server's tools, in its order.
+func (o *offers) names() []string {
+	var names []string
+	for _, t := range o.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// expectTools checks the tools a client listed against the server's own:
+// the same names, each an object input schema with the same properties
+// and required list, and an outputSchema where the server's tool has one.
+func (o *offers) expectTools(tools []tool) error {
+	var names []string
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
-	for name := range cs.Tools {
-		want = append(want, name)
-	}
-	slices.Sort(names)
-	slices.Sort(want)
-	if !slices.Equal(names, want) {
-		return fmt.Errorf("tools are %v, want %v", names, want)
+	if !sameSet(names, o.names()) {
+		return fmt.Errorf("tools are %v, the server's are %v", names, o.names())
 	}
 	for _, t := range tools {
-		w := cs.Tools[t.Name]
-		var props []string
-		properties, _ := t.InputSchema["properties"].(map[string]any)
-		for p := range properties {
-			props = append(props, p)
-		}
-		var required []string
-		list, _ := t.InputSchema["required"].([]any)
-		for _, r := range list {
-			required = append(required, fmt.Sprint(r))
-		}
+		w := o.Tools[slices.IndexFunc(o.Tools, func(w tool) bool { return w.Name == t.Name })]
 		if err := all(
 			expect(t.InputSchema["type"] == "object", "%s: inputSchema.type is %v", t.Name, t.InputSchema["type"]),
-			expect(sameSet(props, w.Properties), "%s: inputSchema properties are %v, want %v", t.Name, props, w.Properties),
-			expect(sameSet(required, w.Required), "%s: inputSchema.required is %v, want %v", t.Name, required, w.Required),
-			expect((t.OutputSchema != nil) == w.OutputSchema, "%s: outputSchema is %v", t.Name, t.OutputSchema),
+			expect(sameSet(t.properties(), w.properties()), "%s: inputSchema properties are %v, the server's %v", t.Name, t.properties(), w.properties()),
+			expect(sameSet(t.required(), w.required()), "%s: inputSchema.required is %v, the server's %v", t.Name, t.required(), w.required()),
+			expect((t.OutputSchema != nil) == (w.OutputSchema != nil), "%s: outputSchema is %v", t.Name, t.OutputSchema),
 		); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// properties returns the names of the properties of t's inputSchema.
+func (t tool) properties() []string {
+	properties, _ := t.InputSchema["properties"].(map[string]any)
+	return slices.Collect(maps.Keys(properties))
+}
+
+// required returns the required list of t's inputSchema.
+func (t tool) required() []string {
+	var required []string
+	list, _ := t.InputSchema["required"].([]any)
+	for _, r := range list {
+		required = append(required, fmt.Sprint(r))
+	}
+	return required
 }
 
 func sameSet(a, b []string) bool {

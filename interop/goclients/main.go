@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	goclients [-calls FILE] CLIENT MODE BINARY|URL
+//	goclients [-calls FILE] [-offers FILE] CLIENT MODE BINARY|URL
 //
 // CLIENT is go-sdk or mcp-go, and MODE one of the ways the client
 // negotiates a protocol version:
@@ -22,8 +22,10 @@
 //	mcp-go  2025-11-25  WithProtocolVersion("2025-11-25"): initialize
 //
 // A BINARY is started over stdio, with a go-sdk or mcp-go client for each
-// check that needs its own; a URL is a Streamable HTTP endpoint. FILE is
-// interop/calls.json, the calls to make and what they must return.
+// check that needs its own; a URL is a Streamable HTTP endpoint. -calls
+// names interop/calls.json, the calls to make and what they must return;
+// -offers, what the server offers, as node interop/offers.mjs prints it
+// (by default the file INTEROP_OFFERS names, as interop/run sets it).
 //
 // It prints one line per check, "PASS what" or "FAIL what: why", and exits
 // with status 1 if any check failed.
@@ -31,6 +33,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -59,8 +62,9 @@ const timeout = 2 * time.Minute
 
 func main() {
 	callsFile := flag.String("calls", "interop/calls.json", "the calls to make and what they must return")
+	offersFile := flag.String("offers", os.Getenv("INTEROP_OFFERS"), "the server's capabilities and tools, as node interop/offers.mjs prints them")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: goclients [-calls FILE] go-sdk|mcp-go MODE BINARY|URL")
+		fmt.Fprintln(os.Stderr, "usage: goclients [-calls FILE] [-offers FILE] go-sdk|mcp-go MODE BINARY|URL")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -75,8 +79,13 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	calls, err := readCalls(*callsFile)
-	if err != nil {
+	if *offersFile == "" {
+		fmt.Fprintln(os.Stderr, "goclients: no -offers file, and INTEROP_OFFERS names none: interop/run sets it; by hand, run node interop/offers.mjs BINARY > FILE first")
+		os.Exit(2)
+	}
+	var calls calls
+	var offers offers
+	if err := errors.Join(readJSON(*callsFile, &calls), readJSON(*offersFile, &offers)); err != nil {
 		fmt.Fprintln(os.Stderr, "goclients:", err)
 		os.Exit(2)
 	}
@@ -89,7 +98,7 @@ func main() {
 	c := &checker{label: library + " " + modeName + " " + transport}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	run(ctx, c, modes[i], t, calls, modeName == modes[0].name)
+	run(ctx, c, modes[i], t, &calls, &offers, modeName == modes[0].name)
 	if library == "mcp-go" && !t.http && modeName == "default" {
 		checkMCPGoStderrPipe(ctx, c, t)
 	}

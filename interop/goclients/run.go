@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -38,7 +39,7 @@ const concurrentCalls = 20
 // own validator, good and bad calls, an unknown tool, concurrent calls,
 // and the close. With every set it makes every call of calls.json, else
 // the first of each tool.
-func run(ctx context.Context, c *checker, m mode, t *target, cs *calls, every bool) {
+func run(ctx context.Context, c *checker, m mode, t *target, cs *calls, o *offers, every bool) {
 	var cl client
 	if !c.check("connect: negotiates "+m.version, func() error {
 		var err error
@@ -49,19 +50,19 @@ func run(ctx context.Context, c *checker, m mode, t *target, cs *calls, every bo
 		return all(
 			expect(version == m.version, "negotiated %s, want %s", version, m.version),
 			expect(name == "mcp-hello-tools", "serverInfo.name is %q", name),
-			expect(slices.Equal(caps, []string{"tools"}), "capabilities are %v, want tools only", caps),
+			expect(slices.Equal(caps, capabilityNames(o.Capabilities)), "capabilities are %v, the server's are %v", caps, capabilityNames(o.Capabilities)),
 		)
 	}) && cl == nil {
 		return
 	}
 
 	var tools []tool
-	c.check("tools/list: echo, get_timestamp, calculate", func() error {
+	c.check("tools/list: "+strings.Join(o.names(), ", "), func() error {
 		var err error
 		if tools, err = cl.listTools(ctx); err != nil {
 			return err
 		}
-		return cs.expectTools(tools)
+		return o.expectTools(tools)
 	})
 
 	// Each valid result's structuredContent goes through the outputSchema

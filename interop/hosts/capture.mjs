@@ -14,6 +14,24 @@ export function normalize(value) {
   );
 }
 
+// listsOfTools replaces, in every string within value, a list of the
+// server's tools by the names a host gave them (names), two or more, each
+// quoted or not, by "{the server's tools}": a host that refuses a tool it
+// was not given may list those it has (Copilot CLI) or suggest a few
+// (Gemini CLI), and a tool added to the server must leave the capture as
+// it is.
+export function listsOfTools(value, names) {
+  const one = `"?(?:${names.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})"?`;
+  const list = new RegExp(`${one}(?:, ${one})+`, "g");
+  const walk = (v) => {
+    if (typeof v === "string") return v.replace(list, "{the server's tools}");
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value);
+}
+
 // envNames says which of the host's environment variables reached the
 // server, which it kept back, and which it added.
 export function envNames(given, got) {
@@ -23,6 +41,13 @@ export function envNames(given, got) {
     withheld: names.filter((n) => !got.includes(n)).sort(),
     added: got.filter((n) => !names.includes(n)).sort(),
   };
+}
+
+// toolMethods keeps, of the methods a host sent, those of the lifecycle
+// and of tools: what else it sends depends on the server's other
+// capabilities (Gemini CLI lists resources when the server has them).
+export function toolMethods(methods) {
+  return methods.filter((m) => !/^(resources|prompts|completion|logging)\//.test(m));
 }
 
 // differences lists the paths at which a and b differ, with b's value.

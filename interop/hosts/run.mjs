@@ -13,9 +13,10 @@
 //     prints it, through the host's own mcp add where it has one; mcp list
 //     must show it connected, where the host has one. The model must get
 //     every tool of the server's own tools/list, named as the host names
-//     it, its description unchanged, its schema's properties and required
-//     list; and be shown every call's result, digit for digit. Claude Code
-//     runs it twice: with its tools deferred (the default) and without
+//     it, its description unchanged, and its schema and the rest as it got
+//     echo's: the host must pass every tool alike (seen.mjs, hostPart);
+//     and be shown every call's result, digit for digit. Claude Code runs
+//     it twice: with its tools deferred (the default) and without
 //     (ENABLE_TOOL_SEARCH=false).
 //  2. the same, configured as "go run . config HOST" prints it, after
 //     "go run . -version" has warmed the build.
@@ -29,6 +30,11 @@
 // What the model was given and shown, and what the host sent the server,
 // normalized, is the host's capture; it must equal captures/HOST.json,
 // which docs/hosts.md and docs/model.md quote (hosts_test.go checks them).
+// A capture keeps only what a change to the server's other tools leaves
+// as it is: of the definitions, echo's, which no exercise changes and
+// against which every other tool is checked live; of the methods the host
+// sent, those of the lifecycle and of tools; and where a host lists the
+// server's tools, as it refuses one it was not given, not their names.
 // -update writes the captures instead. -waits measures how long each host
 // waits for a server that never answers (up to two minutes a host); without
 // it the committed figure is kept.
@@ -40,20 +46,22 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isDeepStrictEqual } from "node:util";
 import { checker, expect } from "../check.mjs";
 import { hosts, serverKey } from "./hosts.mjs";
 import { startModel } from "./model.mjs";
 import { run } from "./proc.mjs";
-import { differences, envNames, normalize } from "./capture.mjs";
-import { definitions, shown, texts } from "./seen.mjs";
-import { serverTools } from "./server.mjs";
+import { serverOffers } from "../offers.mjs";
+import { differences, envNames, listsOfTools, normalize, toolMethods } from "./capture.mjs";
+import { definitions, hostPart, shown, texts } from "./seen.mjs";
 import { printTimes, readTap, timings } from "./tap-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const interop = dirname(here);
 const root = dirname(interop);
 const prompt = "Call each tool of hello-tools as the script says.";
+// kept names the tool whose definition a capture keeps, as the model got
+// it: the one that every other tool's is checked against.
+const kept = "echo";
 const { steps } = JSON.parse(readFileSync(join(here, "script.json"), "utf8"));
 const pinned = JSON.parse(readFileSync(join(interop, "package.json"), "utf8")).dependencies;
 
@@ -169,8 +177,9 @@ async function checkConversation(c, host, what, conv, tools) {
   });
   const defs = definitions(host.protocol, requests);
   const got = {};
-  await c.check(`${what}: the model got each tool of the server's tools/list, named as the host names it, its description and schema`, () => {
+  await c.check(`${what}: the model got each tool of the server's tools/list as it got ${kept}: named as the host names it, its description unchanged, its schema the server's`, () => {
     const wrong = [];
+    const part = (tool) => hostPart(got[tool.name], tool, host.toolName(tool.name));
     for (const tool of tools) {
       const d = defs.get(host.toolName(tool.name));
       if (!d) {
@@ -179,14 +188,12 @@ async function checkConversation(c, host, what, conv, tools) {
       }
       got[tool.name] = d;
       if ((d.description ?? d.function?.description) !== tool.description) wrong.push(`${tool.name}: description ${JSON.stringify(d.description)}`);
-      const schema = d.input_schema ?? d.parameters ?? d.parametersJsonSchema ?? d.parameters_json_schema ?? d.function?.parameters;
-      for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
-        const q = schema?.properties?.[name];
-        if (!q || q.type !== p.type || q.description !== p.description) wrong.push(`${tool.name}: property ${name} is ${JSON.stringify(q)}`);
-      }
-      if (!isDeepStrictEqual([...(schema?.required ?? [])].sort(), [...(tool.inputSchema.required ?? [])].sort())) {
-        wrong.push(`${tool.name}: required ${JSON.stringify(schema?.required)}`);
-      }
+    }
+    const reference = tools.find((t) => t.name === kept);
+    expect(reference && got[kept], `no ${kept} to check the others against`);
+    for (const tool of tools.filter((t) => t.name !== kept && got[t.name])) {
+      const diffs = differences(part(reference), part(tool));
+      if (diffs.length > 0) wrong.push(`${tool.name}, beside ${kept}, with each one's own taken out: ${diffs.slice(0, 4).join("; ")}`);
     }
     expect(wrong.length === 0, wrong.join("\n"));
   });
@@ -227,8 +234,8 @@ async function measureWait(host) {
   return { seconds: Math.round((Math.min(asked, exited) - start) / 1000), how: `measured with -waits, a server that never answers: then ${how}` };
 }
 
-const toolList = await serverTools(server);
-const helloTools = await serverTools(hello);
+const { tools: toolList } = await serverOffers(server);
+const { tools: helloTools } = await serverOffers(hello);
 console.log(`== the server's tools/list: ${toolList.map((t) => t.name).join(", ")}; examples/hello's: ${helloTools.map((t) => t.name).join(", ")}`);
 
 // go run . config prints a command that builds before it serves: build
@@ -256,11 +263,10 @@ for (const host of selected) {
   try {
     const conv = await converse(host, await printConfig(host, server));
     const seen = await checkConversation(c, host, "config -binary", conv, toolList);
-    const known = Object.fromEntries(Object.entries(seen.definitions).filter(([name]) => ["echo", "get_timestamp", "calculate"].includes(name)));
     capture.tools = {
       naming: host.naming ?? host.toolName("TOOL"),
       deferred: Boolean(host.search) && conv.requests.some((r) => host.search.deferred(r.body ?? {})),
-      definitions: known,
+      definitions: { [kept]: seen.definitions[kept] },
     };
     capture.shown = seen.shown;
     for (const [variant, env] of Object.entries(host.variants ?? {})) {
@@ -271,7 +277,7 @@ for (const host of selected) {
         [variant]: {
           env,
           deferred: v.requests.some((r) => host.search.deferred(r.body ?? {})),
-          definitions: Object.fromEntries(Object.entries(vs.definitions).filter(([name]) => name in known)),
+          definitions: { [kept]: vs.definitions[kept] },
         },
       };
     }
@@ -309,7 +315,7 @@ for (const host of selected) {
         expect(tap.methods.includes("tools/list"), `methods: ${tap.methods.join(", ")}`);
       });
       capture.first = tap.first;
-      capture.methods = tap.methods;
+      capture.methods = toolMethods(tap.methods);
       capture.env = envNames(conv.env, tap.env);
       const i = conv.steps.findIndex((s) => s.label === "no_such_tool");
       const error = shown(host.protocol, conv.requests).get(`call_${i}`);
@@ -327,6 +333,7 @@ for (const host of selected) {
 
   capture.startLimit = committed?.startLimit ?? null;
   if (waits) capture.startLimit = await measureWait(host);
+  capture.shown &&= listsOfTools(capture.shown, toolList.map((t) => host.toolName(t.name)));
   const fresh = normalize(capture);
   if (update) {
     writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");

@@ -3,6 +3,8 @@
 // for its provider's API, and what the model was shown for each call, by
 // the call's id (call_N, N its place in the script).
 
+import { isDeepStrictEqual } from "node:util";
+
 // definitions returns the tool definitions of the last request that had
 // them, by the name the host gave each, as the model got them.
 export function definitions(protocol, requests) {
@@ -38,6 +40,46 @@ function toolsOf(protocol, body) {
     }
   }
   return [];
+}
+
+// inputSchemaOf returns the input schema in def, a definition as the host
+// wrote it for its provider's API.
+export function inputSchemaOf(def) {
+  return def.input_schema ?? def.parameters ?? def.parametersJsonSchema ?? def.parameters_json_schema ?? def.function?.parameters;
+}
+
+// hostPart returns what the host made of a tool of the server's tools/list
+// in def, its definition as the model got it, less what the tool gave it:
+// the tool's name as the host renamed it (name) and its description become
+// "{name}" and "{description}", wherever the host put them, and the
+// members of its inputSchema (and of its properties) that the host passed
+// unchanged are taken out of the schema, those it dropped listed in
+// "(dropped)". What is left is the host's own: the same for every tool, if
+// the host passes each as it passes the others.
+export function hostPart(def, tool, name) {
+  const schema = inputSchemaOf(def);
+  const walk = (v) => {
+    if (v === schema) return unlike(v, tool.inputSchema);
+    if (v === name) return "{name}";
+    if (v === tool.description) return "{description}";
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(def);
+}
+
+// unlike returns the members of got, a schema, that are not as in want,
+// its properties one by one, and lists those of want that got lacks.
+function unlike(got = {}, want = {}, schema = true) {
+  const out = {};
+  for (const [k, v] of Object.entries(got)) {
+    if (schema && k === "properties") out[k] = unlike(v, want.properties, false);
+    else if (!isDeepStrictEqual(v, want[k])) out[k] = v;
+  }
+  const dropped = Object.keys(want).filter((k) => !(k in got));
+  if (dropped.length > 0) out["(dropped)"] = dropped;
+  return out;
 }
 
 // shown returns what the model was shown for each call, by call id, from
