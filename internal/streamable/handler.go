@@ -299,8 +299,8 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 		writeError(w, http.StatusBadRequest, req.ID, e)
 	case modern:
 		h.serve(h.modern, w, r, req.ID)
-	case protocol.Handshake(req.Method, session != "") != nil:
-		writeError(w, http.StatusBadRequest, req.ID, protocol.Handshake(req.Method, session != "").(*jsonrpc.Error))
+	case errors.As(protocol.Handshake(req.Method, session != ""), &e): // a session is initialized once, first
+		writeError(w, http.StatusBadRequest, req.ID, e)
 	case session != "":
 		h.track(session, false)
 		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
