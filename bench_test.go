@@ -125,7 +125,7 @@ func BenchmarkToolsCallServer(b *testing.B) {
 			roundTrip(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 			call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"2 * (3 + 4.5) ^ 2"}}}`
 			measure(b, func() {
-				if reply := roundTrip(call); !bytes.Contains(reply, []byte(`"result":112.5`)) {
+				if reply := roundTrip(call); !bytes.Contains(reply, []byte(`"result":"112.5"`)) {
 					b.Fatalf("tools/call calculate: %s", reply)
 				}
 			})
