@@ -167,11 +167,14 @@ func TestShortfallWords(t *testing.T) {
 	replies, _ := start(t, helloCommand(t)).converse(t, lines...)
 	require.Equal(t, 4, len(replies), "replies")
 	_, msg := errorOf(t, replies[1])
-	assert.Contains(t, msg, "CallToolParamsRaw", "go-sdk no longer names its types: "+
-		"delete the decoding of params at the end of protocol.Methods.Check, and protocol.goKinds")
-	assert.Contains(t, replies[2], "invalid reflect.Value", "go-sdk's validator speaks plainly: "+
-		"delete protocol.argumentsProblem, and its rewrite of the result in protocol.Middleware (keep protocol.withoutHostArguments)")
-	assert.Greater(t, len(replies[3]), 100_000, "go-sdk no longer quotes a tool's name whole: delete the cut in protocol.wireError")
+	assert.Contains(t, msg, "CallToolParamsRaw", "go-sdk no longer names its Go types in a params error: if its words "+
+		"for the lines of invalid_params.txtar are plain too, delete the decoding of params at the end of "+
+		"protocol.Methods.Check, and protocol.goKinds")
+	assert.Contains(t, replies[2], "invalid reflect.Value", "go-sdk's validator no longer says this of a null argument: "+
+		"if its words for every mistake of TestInputErrors are plain too, delete protocol.argumentsProblem and its "+
+		"rewrite of the result in protocol.Middleware (keep protocol.withoutHostArguments)")
+	assert.Greater(t, len(replies[3]), 100_000, "go-sdk no longer quotes an unknown tool's name whole: if none of its "+
+		"errors quotes what a client sent whole, delete the cut in protocol.wireError (it cuts handlers' errors too)")
 
 	replies, _ = start(t, serverCommand(t)).converse(t, lines...)
 	require.Equal(t, 4, len(replies), "replies")
