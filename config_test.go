@@ -20,6 +20,10 @@ import (
 	"golang.org/x/mod/modfile"
 )
 
+// The tests in this file run the command line: its flags, and the config
+// subcommand, whose output is read back as each host reads it, and started
+// as a host starts it.
+
 // TestFlags runs the command with each set of flags: what it prints, and
 // the refusals that come before it serves (of -http, before it listens).
 func TestFlags(t *testing.T) {

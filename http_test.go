@@ -276,6 +276,9 @@ func TestHTTPBodiesWithoutHandler(t *testing.T) {
 	wg.Wait()
 }
 
+// The tests below run the server as a process with -http on a free port
+// (start), and read its endpoint's URL from its "serving" log line.
+
 // TestHTTPConcurrentLargeBodies: of sixteen 8 MB echoes at once, those
 // that find room as their bodies arrive (16 MiB of bodies) are served, the
 // others refused, so memory stays bounded.
