@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -18,6 +19,41 @@ import (
 	"github.com/stretchr/testify/require"
 	"golang.org/x/mod/modfile"
 )
+
+// The tests in this file run the command line: its flags, and the config
+// subcommand, whose output is read back as each host reads it, and started
+// as a host starts it.
+
+// TestFlags runs the command with each set of flags: what it prints, and
+// the refusals that come before it serves (of -http, before it listens).
+func TestFlags(t *testing.T) {
+	tests := []struct {
+		args               []string
+		wantErr            string // substring; "" means success
+		wantStdout         string
+		wantStderrContains string
+	}{
+		{args: []string{"-version"}, wantStdout: name + " " + version + "\n"},
+		{args: []string{"-h"}, wantStderrContains: "Usage:"},
+		{args: []string{"-help"}, wantStderrContains: "-version"},
+		{args: []string{"-nosuchflag"}, wantErr: "not defined", wantStderrContains: "Usage:"},
+		{args: []string{"-http", "0.0.0.0:8080"}, wantErr: "not a loopback address"},
+		{args: []string{"-http", "8080"}, wantErr: "host:port"},
+		{args: []string{"-http", "127.0.0.1:0", "-trace"}, wantErr: "-trace"},
+	}
+	for _, tt := range tests {
+		var stdout, stderr bytes.Buffer
+		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
+		if tt.wantErr != "" {
+			require.Error(t, err, "run(%q)", tt.args)
+			assert.Contains(t, err.Error(), tt.wantErr, "run(%q)", tt.args)
+		} else {
+			require.NoError(t, err, "run(%q)", tt.args)
+		}
+		assert.Equal(t, tt.wantStdout, stdout.String(), "run(%q) stdout", tt.args)
+		assert.Contains(t, stderr.String(), tt.wantStderrContains, "run(%q) stderr", tt.args)
+	}
+}
 
 // parseConfig extracts the server's launch from the output of config for
 // client: the JSON or TOML entry the client reads, or the words of the
@@ -198,12 +234,13 @@ func TestConfigStartsServer(t *testing.T) {
 			cmd := exec.Command(l.Command, l.Args...)
 			cmd.Env = env
 			cmd.Dir = t.TempDir() // not the checkout: hosts start servers anywhere
-			cmd.Stdin = strings.NewReader(wireInit + "\n")
-			var stderr bytes.Buffer
-			cmd.Stderr = &stderr
-			out, err := cmd.Output()
-			require.NoError(t, err, "%s %v under %v; stderr:\n%s", l.Command, l.Args, env, &stderr)
-			assert.Contains(t, string(out), `"protocolVersion":"2025-11-25"`, "the server answers initialize")
+			p := start(t, cmd)
+			p.send(t, wireInit)
+			p.closeInput(t)
+			reply, ok := p.line(t)
+			require.True(t, ok, "%s %v under %v: no reply", l.Command, l.Args, env)
+			assert.Contains(t, reply, `"protocolVersion":"2025-11-25"`, "the server answers initialize")
+			assert.Equal(t, 0, p.wait(t, failAfter), "%s %v under %v: exit status", l.Command, l.Args, env)
 		})
 	}
 }

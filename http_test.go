@@ -1,10 +1,7 @@
 package main
 
 import (
-	"mcp-hello-tools/internal/streamable"
-
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,33 +10,35 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
-
-	"mcp-hello-tools/internal/stdio"
-	"mcp-hello-tools/tools"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"mcp-hello-tools/internal/stdio"
+	"mcp-hello-tools/internal/streamable"
+	"mcp-hello-tools/tools"
 )
 
-// startHTTP serves a fresh server over Streamable HTTP on a free loopback
-// port and returns its endpoint URL and a function that stops it and
-// returns serveListener's result. The test stops the server when it ends,
-// if it has not already.
-func startHTTP(t *testing.T) (endpoint string, stop func() error) {
-	endpoint, stop, _ = startHTTPWithLog(t)
-	return endpoint, stop
-}
+// The tests in this file serve Streamable HTTP: in this process, through
+// serveListener, and, for the bounds on memory and file descriptors and
+// for signals, as the test binary run with -http (start), with clients
+// that send large bodies at once, open sessions without end, or leave
+// bodies half sent.
 
-// startHTTPWithLog is startHTTP, and also returns the server's log.
-func startHTTPWithLog(t *testing.T) (endpoint string, stop func() error, log *syncBuffer) {
+// startHTTP serves a fresh server over Streamable HTTP on a free loopback
+// port, in this process, and returns its endpoint URL, a function that
+// stops it and returns serveListener's result, and its log. The test stops
+// the server when it ends, if it has not already.
+func startHTTP(t *testing.T) (endpoint string, stop func() error, log *logBuffer) {
 	t.Helper()
-	log = new(syncBuffer)
+	log = new(logBuffer)
 	ln, err := listenLoopback("127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -55,7 +54,7 @@ func startHTTPWithLog(t *testing.T) (endpoint string, stop func() error, log *sy
 			cancel()
 			select {
 			case result = <-served:
-			case <-time.After(shutdownGrace + 5*time.Second):
+			case <-time.After(shutdownGrace + failAfter):
 				result = errors.New("serveListener did not return after its context was cancelled")
 			}
 		}
@@ -63,6 +62,51 @@ func startHTTPWithLog(t *testing.T) (endpoint string, stop func() error, log *sy
 	}
 	t.Cleanup(func() { assert.NoError(t, stop(), "serveListener") })
 	return "http://" + ln.Addr().String() + streamable.Path, stop, log
+}
+
+// servingURL matches the line an -http server logs once it listens, and
+// the endpoint's URL in it.
+const servingURL = `msg=serving .*url=(\S+)`
+
+// initializeBody is an initialize request as a client POSTs it.
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
+	`"capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// post POSTs body to url with the headers a Streamable HTTP client sends,
+// and those of extra ("Host" sets the request's host), and returns the
+// response's status, body and header.
+func post(url, body string, extra map[string]string) (status int, reply string, header http.Header, err error) {
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		return 0, "", nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range extra {
+		if k == "Host" {
+			req.Host = v // the Host header is req.Host, not req.Header
+			continue
+		}
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	defer func() { _ = resp.Body.Close() }()
+	data, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(data), resp.Header, err
+}
+
+// session POSTs initialize to url and returns the Mcp-Session-Id of the
+// session it starts.
+func session(t *testing.T, url string) string {
+	t.Helper()
+	status, body, header, err := post(url, initializeBody, nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, status, "initialize: %s", body)
+	require.NotEmpty(t, header.Get("Mcp-Session-Id"), "Mcp-Session-Id")
+	return header.Get("Mcp-Session-Id")
 }
 
 func TestListenLoopback(t *testing.T) {
@@ -97,7 +141,7 @@ func TestListenLoopback(t *testing.T) {
 }
 
 func TestHTTPToolCall(t *testing.T) {
-	endpoint, _ := startHTTP(t)
+	endpoint, _, _ := startHTTP(t)
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "v0.0.1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -130,38 +174,11 @@ func TestHTTPToolCall(t *testing.T) {
 		"utc_offset": "+00:00", "is_dst": false, "unix": 1796011925}`, mustJSON(t, res.StructuredContent))
 }
 
-// initializeBody is an initialize request as a client POSTs it.
-const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
-	`"capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
-
-// post sends body to endpoint with the headers a Streamable HTTP client
-// sends, plus extra, and returns the response status code.
-func post(t *testing.T, endpoint, body string, extra map[string]string) int {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for k, v := range extra {
-		if k == "Host" {
-			req.Host = v // the Host header is req.Host, not req.Header
-			continue
-		}
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	_, err = io.Copy(io.Discard, resp.Body)
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
-	return resp.StatusCode
-}
-
 // TestHTTPRefused checks the answers to requests a web page could make
 // through the user's browser (foreign Host or Origin) and to an oversized
 // body, next to the same request from a well-behaved client.
 func TestHTTPRefused(t *testing.T) {
-	endpoint, _ := startHTTP(t)
+	endpoint, _, _ := startHTTP(t)
 	self := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), streamable.Path) // 127.0.0.1:PORT
 	oversized := initializeBody + strings.Repeat(" ", stdio.MaxLine)
 
@@ -183,26 +200,18 @@ func TestHTTPRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, post(t, endpoint, tt.body, tt.headers), "POST %s with %v", endpoint, tt.headers)
+			status, _, _, err := post(endpoint, tt.body, tt.headers)
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, status, "POST %s with %v", endpoint, tt.headers)
 		})
 	}
-}
-
-// TestHTTPLimitsPage: docs/limits.md states the bound on bodies held at
-// once, which streamable's limits and maxConnections make.
-func TestHTTPLimitsPage(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("docs", "limits.md"))
-	require.NoError(t, err)
-	assert.Contains(t, string(page), fmt.Sprintf("at most %d MiB of bodies are held at once: %d connections × %d KiB, and %d MiB",
-		(maxConnections*streamable.SmallBodySize+streamable.MaxInFlightSize)>>20, maxConnections, streamable.SmallBodySize>>10,
-		streamable.MaxInFlightSize>>20))
 }
 
 // TestHTTPKeepAliveHint: every answer tells the client, in Keep-Alive,
 // to close an idle connection before the server does (IdleTimeout): a
 // request sent as the server closes would be reset (docs/http.md).
 func TestHTTPKeepAliveHint(t *testing.T) {
-	endpoint, _ := startHTTP(t)
+	endpoint, _, _ := startHTTP(t)
 	for _, url := range []string{endpoint, strings.TrimSuffix(endpoint, streamable.Path) + "/elsewhere"} {
 		resp, err := http.Post(url, "application/json", strings.NewReader(initializeBody))
 		require.NoError(t, err)
@@ -217,20 +226,8 @@ func TestHTTPKeepAliveHint(t *testing.T) {
 // TestHTTPShutdownEndsStreams checks that shutdown does not wait for a
 // client's standing event stream (a GET to /mcp), which never ends by itself.
 func TestHTTPShutdownEndsStreams(t *testing.T) {
-	endpoint, stop, log := startHTTPWithLog(t)
-
-	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(initializeBody))
-	require.NoError(t, err)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	resp, err := http.DefaultClient.Do(req)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	sessionID := resp.Header.Get("Mcp-Session-Id")
-	require.NotEmpty(t, sessionID, "Mcp-Session-Id")
-	_, err = io.Copy(io.Discard, resp.Body)
-	require.NoError(t, err)
-	require.NoError(t, resp.Body.Close())
+	endpoint, stop, log := startHTTP(t)
+	sessionID := session(t, endpoint)
 
 	get, err := http.NewRequest(http.MethodGet, endpoint, nil)
 	require.NoError(t, err)
@@ -247,32 +244,12 @@ func TestHTTPShutdownEndsStreams(t *testing.T) {
 		"shutdown had to force the event stream closed after its grace period")
 }
 
-// TestRunHTTPFlag checks the -http flag's refusals, which happen before the
-// server listens.
-func TestRunHTTPFlag(t *testing.T) {
-	tests := []struct {
-		args    []string
-		wantErr string
-	}{
-		{[]string{"-http", "0.0.0.0:8080"}, "not a loopback address"},
-		{[]string{"-http", "8080"}, "host:port"},
-		{[]string{"-http", "127.0.0.1:0", "-trace"}, "-trace"},
-	}
-	for _, tt := range tests {
-		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), tt.args, nil, &stdout, &stderr)
-		require.Error(t, err, "run(%q)", tt.args)
-		assert.Contains(t, err.Error(), tt.wantErr, "run(%q)", tt.args)
-		assert.Empty(t, stdout.String(), "run(%q) stdout", tt.args)
-	}
-}
-
 // TestHTTPBodiesWithoutHandler: requests that net/http would answer itself,
 // an Expect it does not know (417) and OPTIONS * (the handler's 404 here),
 // whose bodies never come, free their connections too.
 func TestHTTPBodiesWithoutHandler(t *testing.T) {
 	slow(t)
-	endpoint, _ := startHTTP(t)
+	endpoint, _, _ := startHTTP(t)
 	host := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), streamable.Path)
 	var wg sync.WaitGroup
 	for head, status := range map[string]int{"POST /mcp HTTP/1.1\r\nExpect: something\r\n": 417, "OPTIONS * HTTP/1.1\r\n": 404} {
@@ -297,4 +274,218 @@ func TestHTTPBodiesWithoutHandler(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// The tests below run the server as a process with -http on a free port
+// (start), and read its endpoint's URL from its "serving" log line.
+
+// TestHTTPConcurrentLargeBodies: of sixteen 8 MB echoes at once, those
+// that find room as their bodies arrive (16 MiB of bodies) are served, the
+// others refused, so memory stays bounded.
+func TestHTTPConcurrentLargeBodies(t *testing.T) {
+	slow(t)
+	p := start(t, serverCommand(t, "-http", "127.0.0.1:0"))
+	url := p.awaitLog(t, servingURL)[1]
+	sid := session(t, url)
+	message := strings.Repeat("<", 8_000_000)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for i := range 16 {
+		wg.Go(func() {
+			call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"%s"}}}`, i, message)
+			status, body, header, err := post(url, call, map[string]string{"Mcp-Session-Id": sid})
+			mu.Lock()
+			defer mu.Unlock()
+			if assert.NoError(t, err) {
+				statuses[status]++
+				switch status {
+				case http.StatusOK:
+					assert.Contains(t, body, `"isError":true`, "an echo past the limit")
+				case http.StatusServiceUnavailable:
+					assert.Equal(t, "1", header.Get("Retry-After"), "a POST that found no room in time")
+				}
+			}
+		})
+	}
+	wg.Wait()
+	t.Logf("statuses: %v", statuses)
+	assert.Equal(t, 16, statuses[http.StatusOK]+statuses[http.StatusServiceUnavailable], "each answered, or refused for room: %v", statuses)
+	assert.GreaterOrEqual(t, statuses[http.StatusOK], 2, "16 MiB in flight hold two 8 MB bodies at once")
+	if peak, ok := p.peakRSS(); ok {
+		t.Logf("peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, int64(400<<20), "peak resident memory for sixteen 8 MB bodies at once")
+	}
+}
+
+// TestHTTPSmallBesideLargeBodies: while four clients send 8 MB bodies in a
+// loop, refused or not, a client of small requests is answered every time.
+func TestHTTPSmallBesideLargeBodies(t *testing.T) {
+	slow(t)
+	p := start(t, serverCommand(t, "-http", "127.0.0.1:0"))
+	url := p.awaitLog(t, servingURL)[1]
+	sid := session(t, url)
+	large := `{"jsonrpc":"2.0","id":"%d","method":"tools/call","params":{"name":"echo","arguments":{"message":"` + strings.Repeat("x", 8_000_000) + `"}}}`
+	stop, looping := make(chan struct{}), make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	for loop := range 4 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				status, _, _, err := post(url, fmt.Sprintf(large, loop), map[string]string{"Mcp-Session-Id": sid}) // an id of its own, in flight
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+				if !assert.NoError(t, err) {
+					return
+				}
+				if i == 0 {
+					looping <- struct{}{}
+				}
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		})
+	}
+	for range 4 {
+		<-looping // each loop has had an answer, and goes on
+	}
+	var slowest time.Duration
+	for i := range 50 {
+		start := time.Now()
+		call := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":"6 * 7"}}}`, i+3)
+		status, body, _, err := post(url, call, map[string]string{"Mcp-Session-Id": sid})
+		slowest = max(slowest, time.Since(start))
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, status, "small call %d beside 8 MB bodies: %s", i, body)
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("50 small calls beside four loops of 8 MB bodies: the slowest in %.3f s; the 8 MB bodies' statuses: %v", slowest.Seconds(), statuses)
+}
+
+// TestHTTPManySessions: a client that opens sessions without end ends the
+// oldest ones, not the server's memory.
+func TestHTTPManySessions(t *testing.T) {
+	slow(t)
+	p := start(t, serverCommand(t, "-http", "127.0.0.1:0"))
+	url := p.awaitLog(t, servingURL)[1]
+	var first string
+	for i := range 2000 {
+		status, _, header, err := post(url, initializeBody, nil)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, status, "initialize %d", i)
+		if i == 0 {
+			first = header.Get("Mcp-Session-Id")
+		}
+	}
+	status, body, _, err := post(url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{"Mcp-Session-Id": first})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusNotFound, status, "the first of 2000 sessions has ended: %s", body)
+	if peak, ok := p.peakRSS(); ok {
+		t.Logf("peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, int64(64<<20), "peak resident memory after 2000 sessions")
+	}
+}
+
+// TestHTTPHalfSentBodies: connections that send headers and part of a body
+// are held no more than maxConnections at once, so the server keeps file
+// descriptors to spare. Each is answered 408 and closed once its body's
+// time is up; a request behind them waits to be accepted, and is served.
+func TestHTTPHalfSentBodies(t *testing.T) {
+	slow(t)
+	p := start(t, serverCommand(t, "-http", "127.0.0.1:0"))
+	url := p.awaitLog(t, servingURL)[1]
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
+	for range maxConnections {
+		c, err := net.Dial("tcp", host)
+		require.NoError(t, err)
+		conns = append(conns, c)
+		_, err = fmt.Fprintf(c, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nContent-Length: 1000\r\n\r\n{\"jsonrpc\":", host)
+		require.NoError(t, err)
+	}
+	// The server has accepted them all once it holds as many descriptors.
+	fds := func() int {
+		entries, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p.cmd.Process.Pid))
+		return len(entries)
+	}
+	if fds() > 0 {
+		require.Eventually(t, func() bool { return fds() >= maxConnections }, 10*time.Second, 10*time.Millisecond, "accepted: %d", fds())
+		assert.Less(t, fds(), maxConnections+50, "file descriptors held by half-sent bodies")
+	}
+	start := time.Now()
+	status, _, _, err := post(url, initializeBody, nil)
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, status)
+	t.Logf("a request behind %d half-sent bodies: %d in %v", len(conns), status, time.Since(start))
+	for i, c := range conns {
+		require.NoError(t, c.SetReadDeadline(start.Add(4*streamable.BodyTimeout))) // a bound for a failure only
+		r := bufio.NewReader(c)
+		resp, err := http.ReadResponse(r, nil)
+		require.NoError(t, err, "half-sent body %d", i)
+		assert.Equal(t, http.StatusRequestTimeout, resp.StatusCode)
+		_, err = io.Copy(io.Discard, resp.Body)
+		require.NoError(t, err)
+		_, err = r.ReadByte()
+		assert.ErrorIs(t, err, io.EOF, "half-sent body %d: the server closes its connection", i)
+	}
+	t.Logf("the last half-sent body answered and closed within %v", time.Since(start))
+}
+
+// TestHTTPSecondSignal: on SIGTERM the server waits up to 5 s for
+// requests in flight, here a reply its client does not read; a second
+// SIGTERM ends it at once.
+func TestHTTPSecondSignal(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no SIGTERM")
+	}
+	p := start(t, serverCommand(t, "-http", "127.0.0.1:0"))
+	url := p.awaitLog(t, servingURL)[1]
+	status, _, header, err := post(url, initializeBody, nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, status)
+	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), streamable.Path)
+	conn, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	// A reply of 6 MB (each < sent as \u003c), more than sockets hold.
+	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` +
+		strings.Repeat("<", tools.MaxEchoLength) + `"}}}`
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n"+
+		"Mcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", host, header.Get("Mcp-Session-Id"), len(call), call)
+	require.NoError(t, err)
+	_, err = bufio.NewReader(conn).ReadString('\n') // the reply has started; read no more of it
+	require.NoError(t, err)
+	p.signal(t, syscall.SIGTERM)
+	p.awaitLog(t, `msg="stopping:`) // the first signal is taken
+	// main stops catching signals once the first is taken, on a goroutine
+	// of its own (context.AfterFunc) that may run a moment after that log
+	// line, and a signal sent between the two is lost: the second is sent
+	// again until it ends the server. A server that ends by itself, after
+	// shutdownGrace, has lost them all.
+	again := time.NewTicker(100 * time.Millisecond)
+	defer again.Stop()
+	deadline := time.After(2 * shutdownGrace)
+	for ended := false; !ended; {
+		_ = p.cmd.Process.Signal(syscall.SIGTERM) // it may have ended
+		select {
+		case <-p.exited:
+			ended = true
+		case <-again.C:
+		case <-deadline:
+			t.Fatal("the server did not end at a second SIGTERM")
+		}
+	}
+	assert.True(t, p.cmd.ProcessState.Sys().(syscall.WaitStatus).Signaled(), "ended by the second signal: %v", p.err)
 }

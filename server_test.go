@@ -172,6 +172,14 @@ func keys(m map[string]any) []string {
 	return ks
 }
 
+// mustJSON returns v as JSON.
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(b)
+}
+
 // TestInputErrors checks that every input problem is a tool result with
 // isError set and a helpful message (SEP-1303), and that an unknown tool is
 // JSON-RPC error -32602.

@@ -189,7 +189,7 @@ func at(values []any, i int) any {
 // one at a time, then closing the input. It returns the server's replies in
 // the order of the lines they answer, and the server's log.
 func runSession(t *testing.T, name string, sent []string) (replies []string, log string) {
-	var logs syncBuffer
+	var logs logBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
 	server := newServer(fixedNow, logger)
 	inR, inW := io.Pipe()
@@ -209,7 +209,7 @@ func runSession(t *testing.T, name string, sent []string) (replies []string, log
 	select {
 	case err := <-done:
 		require.NoError(t, err, "stdio.Serve")
-	case <-time.After(20 * time.Second):
+	case <-time.After(failAfter):
 		t.Fatalf("the server did not stop after the input ended")
 	}
 	return rec.inOrder(t, sent), logs.String()
@@ -221,10 +221,11 @@ type recorder struct {
 	mu      sync.Mutex
 	read    int // lines read by the server so far
 	partial []byte
-	replies []reply
+	replies []written
 }
 
-type reply struct {
+// written is a line the server wrote, and how many it had read by then.
+type written struct {
 	line string
 	read int
 }
@@ -238,7 +239,7 @@ func (r *recorder) Write(p []byte) (int, error) {
 		if i < 0 {
 			return len(p), nil
 		}
-		r.replies = append(r.replies, reply{line: string(r.partial[:i]), read: r.read})
+		r.replies = append(r.replies, written{line: string(r.partial[:i]), read: r.read})
 		r.partial = r.partial[i+1:]
 	}
 }
