@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
@@ -390,4 +391,20 @@ func TestSampleConfigs(t *testing.T) {
 	assert.Equal(t, "stdio", s.Type)
 	assert.Equal(t, []string{"run", "."}, s.Args)
 	assert.Equal(t, "${workspaceFolder}", s.Cwd)
+}
+
+// TestHostsListed: the README's table of hosts is config's list, a row for
+// each host with its name and its key, and none for a host config does not
+// know.
+func TestHostsListed(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	var keys []string
+	for _, h := range hosts {
+		keys = append(keys, h.key)
+		assert.Contains(t, string(readme), "| "+h.name+" | `"+h.key+"` |", "the README's table of hosts has no row for %s", h.key)
+	}
+	for _, m := range regexp.MustCompile("(?m)^\\| [^|]+ \\| `([a-z-]+)` \\|").FindAllStringSubmatch(string(readme), -1) {
+		assert.Contains(t, keys, m[1], "the README's table of hosts has %s, which config does not know", m[1])
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -10,7 +11,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -21,6 +24,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/stdio"
 	"mcp-hello-tools/internal/streamable"
 	"mcp-hello-tools/tools"
@@ -488,4 +492,72 @@ func TestHTTPSecondSignal(t *testing.T) {
 		}
 	}
 	assert.True(t, p.cmd.ProcessState.Sys().(syscall.WaitStatus).Signaled(), "ended by the second signal: %v", p.err)
+}
+
+// TestErrorsPage sends the example of each row of docs/errors.md's table to
+// the server over Streamable HTTP, in a 2025 session and, where the row
+// gives a status for it, as a 2026-07-28 request, and checks the reply's
+// code and the status against the row.
+func TestErrorsPage(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "errors.md"))
+	require.NoError(t, err)
+	_, table, ok := strings.Cut(string(data), "<!-- errors -->")
+	require.True(t, ok, "docs/errors.md has no <!-- errors --> table")
+	table, _, _ = strings.Cut(strings.TrimSpace(table), "\n\n")
+	url, _, _ := startHTTP(t)
+	inSession := map[string]string{"Mcp-Session-Id": session(t, url)}
+	rows := strings.Split(table, "\n")[2:]
+	for _, row := range rows {
+		cells := strings.Split(strings.Trim(row, "| "), " | ")
+		require.Len(t, cells, 4, "docs/errors.md: %s", row)
+		what, example, code := cells[0], strings.Trim(cells[1], "`"), cells[2]
+		example = strings.Replace(example, "[[[…]]]", strings.Repeat("[", 65)+strings.Repeat("]", 65), 1)
+		example = strings.Replace(example, `"2099-01-01",…`, `"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}`, 1)
+		for _, status := range strings.Split(cells[3], ", ") {
+			body, headers := example, inSession
+			switch {
+			case strings.HasSuffix(status, "(2026-07-28)"):
+				body, headers = modernRequest(t, example)
+			case strings.Contains(example, "2099-01-01"):
+				headers = map[string]string{"MCP-Protocol-Version": "2099-01-01"}
+			case strings.HasPrefix(what, "a 2025 request before"):
+				headers = nil
+			}
+			got, reply, _, err := post(url, body, headers)
+			require.NoError(t, err, "%s", what)
+			want, err := strconv.Atoi(strings.Fields(status)[0])
+			require.NoError(t, err, "docs/errors.md, %q: %s", what, status)
+			assert.Equal(t, want, got, "docs/errors.md, %q (%s): %s", what, status, reply)
+			switch code {
+			case "nothing":
+				assert.Empty(t, reply, "docs/errors.md, %q", what)
+			case "a tool error":
+				assert.Contains(t, reply, `"isError":true`, "docs/errors.md, %q", what)
+			default:
+				assert.Contains(t, reply, `"code":`+code+`,`, "docs/errors.md, %q (%s)", what, status)
+			}
+		}
+	}
+	assert.Len(t, rows, 11, "docs/errors.md's table")
+}
+
+// modernRequest returns body, a request, as a 2026-07-28 request: its
+// revision and the client's capabilities in params._meta, and the headers
+// that repeat them (MCP 2026-07-28, Streamable HTTP).
+func modernRequest(t *testing.T, body string) (string, map[string]string) {
+	var m map[string]any
+	require.NoError(t, json.Unmarshal([]byte(body), &m), "%s", body)
+	params, _ := m["params"].(map[string]any)
+	if params == nil {
+		params = map[string]any{}
+	}
+	params["_meta"] = map[string]any{mcp.MetaKeyProtocolVersion: protocol.ModernVersion, mcp.MetaKeyClientCapabilities: map[string]any{}}
+	m["params"] = params
+	headers := map[string]string{"MCP-Protocol-Version": protocol.ModernVersion, "Mcp-Method": m["method"].(string)}
+	if name, ok := params["name"].(string); ok {
+		headers["Mcp-Name"] = name
+	}
+	data, err := json.Marshal(m)
+	require.NoError(t, err)
+	return string(data), headers
 }
