@@ -31,14 +31,34 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	context.AfterFunc(ctx, stop) // a second signal ends the process at once
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
-	stop()
+	err := run(stopOnSignal(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "%s: %v\n", name, err)
 		os.Exit(1)
 	}
+}
+
+// stopOnSignal returns a context that SIGINT or SIGTERM cancels: serving
+// stops, letting requests in flight finish. A second signal ends the
+// process at once, as signals do by default: one that came before the
+// first was let go is raised again.
+func stopOnSignal() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-signals
+		signal.Stop(signals)
+		cancel()
+		select {
+		case sig := <-signals:
+			if p, err := os.FindProcess(os.Getpid()); err != nil || p.Signal(sig) != nil {
+				os.Exit(1) // on Windows, where a process cannot signal itself
+			}
+		default:
+		}
+	}()
+	return ctx
 }
 
 // run runs the command with args, serving until ctx is cancelled or, on

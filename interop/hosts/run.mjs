@@ -29,7 +29,7 @@
 //
 // What the model was given and shown, and what the host sent the server,
 // normalized, is the host's capture; it must equal captures/HOST.json,
-// which docs/hosts.md and docs/model.md quote (hosts_test.go checks them).
+// which docs/hosts.md and docs/model.md quote (docs_test.go checks them).
 // A capture keeps only what a change to the server's other tools leaves
 // as it is: of the definitions, echo's, which no exercise changes and
 // against which every other tool is checked live; of the methods the host
