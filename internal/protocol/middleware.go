@@ -60,7 +60,8 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 // HostArguments are the arguments a host adds to every tool's inputSchema
 // as it shows the tool to the model, and passes on to the server when the
 // model sets them, with the host that adds each. A tool whose inputSchema
-// does not declare one never sees it.
+// does not declare one never sees it. Exported for the tests that call
+// every tool with each.
 var HostArguments = map[string]string{
 	"wait_for_previous": "Gemini CLI 0.61.0: a boolean, to run the call after those before it",
 }

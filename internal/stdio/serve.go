@@ -16,7 +16,8 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
-// The limits of a session.
+// The limits of a session; exported, those that docs/limits.md states, for
+// its test.
 const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
 	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to go out

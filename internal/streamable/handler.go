@@ -46,7 +46,8 @@ import (
 	"mcp-hello-tools/internal/protocol"
 )
 
-// The endpoint, and its limits.
+// The endpoint, and its limits; exported for http.go, and for the test of
+// docs/limits.md.
 const (
 	Path            = "/mcp"           // other paths are 404
 	MaxBodySize     = 8 << 20          // bytes in a body, as in a stdio line
