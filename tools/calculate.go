@@ -57,7 +57,7 @@ func describeCalculate() string {
 		}
 	}
 	// Models often write %, and may read it as Python does (-7 % 4 = 1):
-	// say that it is no operator or, once it is one (exercise 1), its sign.
+	// say that it is no operator or, once it is one (exercises/3-remainder.md), its sign.
 	lacking, remainder := "%, ", ""
 	if strings.Contains(strings.Join(left, ""), "%") {
 		lacking, remainder = "", "% is the remainder, with the sign of the dividend: -7 % 4 = -3, 7 % -4 = 3. "
