@@ -44,7 +44,7 @@ An irrational power (2^0.5), and a value whose numerator or denominator would ne
 Argument: expression (string, required), at most {length} characters and {depth} levels of nesting.
 Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary {left} with the usual precedence, left-associative; {right} for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. {remainder}Nothing else: no variables, functions, {lacking}commas, thousands separators or hexadecimal.
 
-Errors, with the column: division by zero; a value beyond about ±1.8e308; a negative number to a power whose denominator is even ((-8)^0.5); a number or result that is not 0 but would be 0 as a 64-bit float (1e-2000); and an expression whose exact arithmetic would take too long (hundreds of sums of 1000-digit fractions), which is refused, never finished in floating point.`
+Errors, with the column: division by zero; a value beyond about ±1.8e308; a negative number to a power whose denominator is even ((-8)^0.5); a number or result that is not 0 but would be 0 as a 64-bit float (1e-2000); and an expression too costly to compute exactly (hundreds of sums of 1000-digit fractions) or to round correctly, which is refused, never finished in floating point.`
 
 // describeCalculate fills in calculateDescription's placeholders.
 func describeCalculate() string {

@@ -42,8 +42,9 @@ import (
 //     is never made approximate, or less accurate, to save work. No
 //     expression a person writes comes near that; a few hundred sums of
 //     1,000-bit fractions, or a thousand irrational powers, do. A power
-//     whose rounding 1,536 bits do not settle would be refused so too;
-//     none is known.
+//     whose rounding 1,536 bits do not settle is refused so too: one within
+//     about 2^-1500 of halfway between two float64s, such as
+//     ((1+2^-53)^2+2^-1530)^0.5.
 //
 // Every value on the way must be finite in float64, exact ones too, so
 // that both kinds refuse the same things: a number or result beyond about
@@ -64,6 +65,13 @@ func Eval(n Node) (*Value, error) {
 	v := new(Value)
 	if err := e.eval(v, n); err != nil {
 		return nil, err
+	}
+	if _, written := v.decimal(); !written && !v.isZero() && v.float64() == 0 {
+		// Exact, tiny, and with no end to its decimal expansion (1e-400/3):
+		// String would write its nearest float64, 0.
+		return nil, errorAt(pos(n.offset()), ErrUnderflow, "the result is not 0, but too small to write: its "+
+			"decimal expansion does not end within %d significant digits, and float64, whose least value is about 4.9e-324, "+
+			"would round it to 0", MaxDigits)
 	}
 	return v, nil
 }
@@ -242,7 +250,8 @@ func approximately(op byte, x, y float64) float64 {
 }
 
 // tooCostly returns the error for a number or operation at p that comes
-// once the work of exact arithmetic is past maxWork.
+// once the work of exact arithmetic is past maxWork, or for a power whose
+// rounding 1,536 bits did not settle (a precise one).
 func tooCostly(p pos) error {
 	return errorAt(p, ErrTooCostly, "the expression is too costly to compute exactly: "+
 		"the arithmetic before this point used up the work one evaluation may do (about 2 ms); "+

@@ -81,6 +81,9 @@ func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.
 	}
 	f, ok := e.nearestPower(e.num.Abs(xf.Num()), xf.Denom(), yf.Num(), yf.Denom())
 	switch {
+	case !ok && !e.spent():
+		return errorAt(n.pos, ErrTooCostly, "the result of %s ^ %s is too costly to round: it lies so near halfway "+
+			"between two 64-bit floats that %d bits of precision do not tell which is nearer", x.format(), y.format(), lastPrecision)
 	case !ok:
 		return tooCostly(n.pos)
 	case f == 0: // x^y is not 0, x being neither 0 nor 0 to a positive power here

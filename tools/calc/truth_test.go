@@ -285,6 +285,13 @@ func checkTruth(t testing.TB, input string, tree Node, v *Value, err error) {
 		return
 	}
 	tr := truthOf(tree)
+	if tr.err == nil && tr.exact && tr.rat.Sign() != 0 {
+		if _, _, _, ends := expansion(tr.rat); !ends {
+			if f, _ := tr.rat.Float64(); f == 0 { // written as its nearest float64, 0: refused
+				tr.err = ErrUnderflow
+			}
+		}
+	}
 	if tr.err != nil || err != nil {
 		require.Equal(t, tr.err, sentinel(err), "Evaluate(%.60q) fails with %v, but its truth is %v", input, err, tr.err)
 		return
