@@ -27,6 +27,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -331,8 +332,15 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	held := &heldError{ResponseWriter: w}
 	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); key.session != "" && id.IsValid() {
 		h.mu.Lock()
-		h.calls[key] = held // an id in use twice: go-sdk refuses the second, and the first cannot be cancelled
+		inUse := h.calls[key] != nil
+		if !inUse {
+			h.calls[key] = held
+		}
 		h.mu.Unlock()
+		if inUse { // as on stdio: a cancellation would not say which of the two it means
+			writeError(w, http.StatusOK, id, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
+			return true
+		}
 		defer func() {
 			h.mu.Lock()
 			delete(h.calls, key)

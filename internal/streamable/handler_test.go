@@ -339,6 +339,38 @@ func TestCancelledRequest(t *testing.T) {
 	}
 }
 
+// TestIDInUse: a request that reuses the id of one in flight in its
+// session is refused, as on stdio, and the cancellation of that id cancels
+// the first: go-sdk, which looks a cancellation up by id, would otherwise
+// cancel one request while this handler dropped the other's reply, and
+// answer code 0.
+func TestIDInUse(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+	done := make(chan response, 1)
+	go func() { done <- do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid) }()
+	select {
+	case <-s.held:
+	case <-time.After(failAfter):
+		t.Fatal("the call did not start")
+	}
+	r := do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), r.code, r.body)
+	assert.Contains(t, r.message, "id 7 is in use by a request in flight")
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	select {
+	case r = <-done:
+	case <-time.After(failAfter):
+		t.Fatal("the first call was not cancelled")
+	}
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, r.body)
+	assert.Contains(t, r.message, "request cancelled")
+}
+
 // TestCancelOfNoRequest: a notifications/cancelled that names no request
 // being served is accepted, and not passed on. go-sdk cancels later, on a
 // goroutine of its own, and might cancel a request that came after it: one
