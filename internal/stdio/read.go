@@ -47,7 +47,7 @@ func (c *conn) handle(line []byte) {
 	case err != nil:
 		c.reply(jsonrpc.ID{}, err)
 	case req == nil:
-		c.log.Warn("ignored a response: this server sends no requests", "id", msg.(*jsonrpc.Response).ID.Raw())
+		c.log.Warn("ignored a response: this server sends no requests", "id", quoted(msg.(*jsonrpc.Response).ID.Raw()))
 	case req.IsCall():
 		c.request(req, len(line))
 	case req.Method == "notifications/cancelled":
@@ -148,7 +148,7 @@ func (c *conn) cancel(params json.RawMessage) {
 	for n, cl := range c.calls {
 		if cl.id == key && !cl.idFree && cl.method != "initialize" {
 			cl.cancelled, cl.idFree = true, true
-			c.log.Info("request cancelled by the client; its reply will not be sent", "id", key.Raw(), "method", cl.method, "reason", p.Reason)
+			c.log.Info("request cancelled by the client; its reply will not be sent", "id", quoted(key.Raw()), "method", cl.method, "reason", quoted(p.Reason))
 			params, _ := json.Marshal(mcp.CancelledParams{RequestID: n})
 			cancelled, s = &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.session
 		}
@@ -200,3 +200,7 @@ func (c *conn) tooLong() error {
 	c.trace("read: ", fmt.Appendf(nil, "(a line of more than %d bytes, skipped)", c.opts.MaxLine))
 	return errTooLong
 }
+
+// quoted returns v, something a client sent, as a log line quotes it: cut
+// to protocol.MaxQuote bytes.
+func quoted(v any) string { return protocol.Cut(fmt.Sprint(v), protocol.MaxQuote) }

@@ -548,3 +548,24 @@ func TestLimitsPage(t *testing.T) {
 		assert.Contains(t, string(page), want)
 	}
 }
+
+// TestLogQuotesCut: what a client sent is quoted in the log cut to
+// protocol.MaxQuote bytes: the id of a response it sent, the id and reason
+// of a cancellation.
+func TestLogQuotesCut(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	long := strings.Repeat("i", 300_000)
+	c.send(`{"jsonrpc":"2.0","id":"`+long+`","result":{}}`, callLine(long, "hold", `{"message":"a"}`))
+	<-c.held
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + long + `","reason":"` + long + `"}}`)
+	for _, text := range []string{"ignored a response", "request cancelled by the client"} {
+		for line := range c.logs {
+			if strings.Contains(line, text) {
+				assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
+				break
+			}
+		}
+	}
+}

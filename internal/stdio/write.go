@@ -132,7 +132,7 @@ func (c *conn) abandon() {
 	for _, cl := range c.calls {
 		if !cl.idFree {
 			cl.cancelled, cl.idFree = true, true
-			c.log.Error("abandoned a request still running when the input ended", "id", cl.id.Raw(), "method", cl.method, "grace_period", c.opts.GracePeriod)
+			c.log.Error("abandoned a request still running when the input ended", "id", quoted(cl.id.Raw()), "method", cl.method, "grace_period", c.opts.GracePeriod)
 		}
 	}
 	if c.writing() {
