@@ -209,7 +209,7 @@ func serverLaunch(binary string) (launch, error) {
 	}
 	for _, s := range append(append([]string{l.Command}, l.Args...), slices.Collect(maps.Values(l.Env))...) {
 		if err := printable(s); err != nil {
-			return launch{}, err
+			return launch{}, fmt.Errorf("%w: move the checkout, rename its folder, or change the setting", err)
 		}
 	}
 	return l, nil
@@ -245,7 +245,12 @@ func findServer(binary string) (launch, error) {
 		}
 	}
 	if err != nil {
-		return launch{}, err
+		return launch{}, fmt.Errorf("%w: move the checkout, or rename its folder", err)
+	}
+	for _, k := range goSettings { // go env writes bytes that are not UTF-8 as U+FFFD: another path
+		if v, ok := os.LookupEnv(k); ok && !utf8.ValidString(v) {
+			return launch{}, fmt.Errorf("%s %w", k, printable(v))
+		}
 	}
 	out, err := exec.Command(goCmd, append([]string{"env", "-json", "GOMOD"}, goSettings...)...).Output()
 	var env map[string]string
@@ -278,10 +283,9 @@ func findServer(binary string) (launch, error) {
 func printable(s string) error {
 	switch {
 	case !utf8.ValidString(s):
-		return fmt.Errorf("%s is not UTF-8, as hosts read their configuration: move the checkout, or rename its folder", quote(s))
+		return fmt.Errorf("%s is not UTF-8, as a host's configuration must be", quote(s))
 	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0:
-		return fmt.Errorf("%s holds a control or formatting character, which a host's configuration "+
-			"cannot show as it is: move the checkout, or rename its folder", quote(s))
+		return fmt.Errorf("%s holds a control or formatting character, which a terminal would act on", quote(s))
 	}
 	return nil
 }

@@ -41,6 +41,9 @@ func TestFlags(t *testing.T) {
 		{args: []string{"-http", "0.0.0.0:8080"}, wantErr: "not a loopback address"},
 		{args: []string{"-http", "8080"}, wantErr: "host:port"},
 		{args: []string{"-http", "127.0.0.1:0", "-trace"}, wantErr: "-trace"},
+		{args: []string{"-z\x1b[2J"}, wantErr: `the argument "-z\x1b[2J" holds a control`},                          // flag would quote it raw
+		{args: []string{"-http", "127.0.0.1:\x1b[2J"}, wantErr: `the argument "127.0.0.1:\x1b[2J" holds a control`}, // and net
+		{args: []string{"config", "vscode", "-binary", "\xff"}, wantErr: `the argument "\xff" is not UTF-8`},
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
@@ -300,6 +303,17 @@ func TestConfigErrors(t *testing.T) {
 			assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", tt.args)
 		})
 	}
+}
+
+// TestConfigGoSettingNotUTF8: a Go setting that is not UTF-8 is refused,
+// quoted inert, not written as the other path go env makes of it.
+func TestConfigGoSettingNotUTF8(t *testing.T) {
+	t.Setenv("GOMODCACHE", "/tmp/\xffmod")
+	var stdout, stderr bytes.Buffer
+	err := runConfig([]string{"codex"}, &stdout, &stderr)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `GOMODCACHE "/tmp/\xffmod" is not UTF-8`)
+	assert.Empty(t, stdout.String())
 }
 
 // TestConfigInertDirectory runs config in checkouts whose folder's name a

@@ -64,6 +64,11 @@ func stopOnSignal() context.Context {
 // run runs the command with args, serving until ctx is cancelled or, on
 // stdio, stdin ends. While serving, stdout carries protocol messages only.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	for _, arg := range args { // the flag package quotes an argument it refuses as it is
+		if err := printable(arg); err != nil {
+			return fmt.Errorf("the argument %w", err)
+		}
+	}
 	if len(args) > 0 && args[0] == "config" {
 		return runConfig(args[1:], stdout, stderr)
 	}
