@@ -100,7 +100,7 @@ func TestReadmeToolExamples(t *testing.T) {
 			t.Logf("README example: the server's result for\n%s\nis\n%s", ex.params, indented.String())
 		}
 	}
-	for _, tool := range tools.Names() {
+	for _, tool := range toolNames() {
 		assert.True(t, called[tool], "README has no example call of %s", tool)
 		assert.True(t, strings.Contains(readme(t), "**[`"+tool+"`](tools/"), "the README's tour of the tools has no paragraph on %s", tool)
 	}

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,7 +14,6 @@ import (
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/streamable"
-	"mcp-hello-tools/tools"
 )
 
 const (
@@ -35,7 +33,7 @@ func serveHTTP(ctx context.Context, addr string, server *mcp.Server, logger *slo
 		return err
 	}
 	logger.Info("serving", "server", name, "version", version, "transport", "streamable-http",
-		"url", "http://"+ln.Addr().String()+streamable.Path, "tools", strings.Join(tools.Names(), ", "))
+		"url", "http://"+ln.Addr().String()+streamable.Path)
 	return serveListener(ctx, ln, server, logger)
 }
 

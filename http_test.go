@@ -161,7 +161,7 @@ func TestHTTPToolCall(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	assert.ElementsMatch(t, tools.Names(), names, "tools/list over HTTP")
+	assert.ElementsMatch(t, toolNames(), names, "tools/list over HTTP")
 
 	long := strings.Repeat("é", 1_000_000) // the stdio transport's promise, kept over HTTP too
 	res := callTool(t, session, "echo", map[string]any{"message": long})

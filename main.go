@@ -20,14 +20,12 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
 	"mcp-hello-tools/internal/logwriter"
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/stdio"
-	"mcp-hello-tools/tools"
 )
 
 func main() {
@@ -110,8 +108,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if *httpAddr != "" {
 		err = serveHTTP(ctx, *httpAddr, server, logger)
 	} else {
-		logger.Info("serving", "server", name, "version", version, "transport", "stdio",
-			"tools", strings.Join(tools.Names(), ", "))
+		logger.Info("serving", "server", name, "version", version, "transport", "stdio")
 		opts := stdio.Options{In: stdin, Out: stdout, Logger: logger, Methods: protocol.Served(capabilities)}
 		if *trace {
 			opts.Trace = logs

@@ -384,7 +384,7 @@ func TestBinaryToolCalls(t *testing.T) {
 			for _, tool := range list.Tools {
 				names = append(names, tool.Name)
 			}
-			assert.ElementsMatch(t, tools.Names(), names)
+			assert.ElementsMatch(t, toolNames(), names)
 
 			res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
 			assert.False(t, res.IsError)

@@ -74,13 +74,15 @@ func describeCalculate() string {
 	).Replace(calculateDescription)
 }
 
-func addCalculate(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+func addCalculate(s *mcp.Server) *mcp.Tool {
+	t := &mcp.Tool{
 		Name:        "calculate",
 		Title:       "Calculator",
 		Description: describeCalculate(),
 		Annotations: readOnly(),
-	}, calculate)
+	}
+	mcp.AddTool(s, t, calculate)
+	return t
 }
 
 // calculate evaluates the expression. An error it returns reaches the model

@@ -19,14 +19,16 @@ type echoInput struct {
 	Message string `json:"message" jsonschema:"The text to send back. It comes back character for character, as the server received it: JSON strings hold Unicode text, so bytes that are not valid UTF-8 arrive, and come back, as U+FFFD (the replacement character)."`
 }
 
-func addEcho(s *mcp.Server) {
-	mcp.AddTool(s, &mcp.Tool{
+func addEcho(s *mcp.Server) *mcp.Tool {
+	t := &mcp.Tool{
 		Name:  "echo",
 		Title: "Echo",
 		Description: fmt.Sprintf("Returns the given message unchanged, as a single text content block. Useful to check that the server "+
 			"is connected. Argument: message (string, required), at most %d characters; a longer message is an error.", MaxEchoLength),
 		Annotations: readOnly(),
-	}, echo)
+	}
+	mcp.AddTool(s, t, echo)
+	return t
 }
 
 // echo answers with one text block; its output type is any, so there is no

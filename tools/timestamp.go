@@ -113,15 +113,17 @@ func timestampInputSchema() *jsonschema.Schema {
 }
 
 // addTimestamp registers get_timestamp, which reads the instant from now.
-func addTimestamp(s *mcp.Server, now func() time.Time) {
-	mcp.AddTool(s, &mcp.Tool{
+func addTimestamp(s *mcp.Server, now func() time.Time) *mcp.Tool {
+	t := &mcp.Tool{
 		Name:        "get_timestamp",
 		Title:       "Current time",
 		Description: timestampDescription,
 		Annotations: readOnly(),
 		InputSchema: timestampInputSchema(),
-	}, func(_ context.Context, _ *mcp.CallToolRequest, in timestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
+	}
+	mcp.AddTool(s, t, func(_ context.Context, _ *mcp.CallToolRequest, in timestampInput) (*mcp.CallToolResult, TimestampOutput, error) {
 		out, err := Timestamp(now(), in.Format, in.Timezone)
 		return nil, out, err
 	})
+	return t
 }

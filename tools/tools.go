@@ -1,5 +1,5 @@
 // Package tools defines the MCP tools this server offers, each in a file of
-// its own: Add registers them, and Names lists them. It knows nothing of
+// its own: Add registers them. It knows nothing of
 // transports.
 //
 // Each tool is a [mcp.Tool] and a typed handler, registered with
@@ -16,16 +16,16 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Add registers the tools on s, in the order of Names. get_timestamp
-// reads the current instant from now, so that tests can fix the clock.
-func Add(s *mcp.Server, now func() time.Time) {
-	addEcho(s)
-	addTimestamp(s, now)
-	addCalculate(s)
+// Add registers the tools on s, and returns their names, in order.
+// get_timestamp reads the current instant from now, so that tests can fix
+// the clock.
+func Add(s *mcp.Server, now func() time.Time) []string {
+	var names []string
+	for _, t := range []*mcp.Tool{addEcho(s), addTimestamp(s, now), addCalculate(s)} {
+		names = append(names, t.Name)
+	}
+	return names
 }
-
-// Names returns the names of the tools Add registers, in order, for logs.
-func Names() []string { return []string{"echo", "get_timestamp", "calculate"} }
 
 // readOnly returns the annotations every tool shares: each changes
 // nothing, reaches nothing outside the server, and answers the same input
