@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -37,20 +38,22 @@ func Middleware(logger *slog.Logger) mcp.Middleware {
 					res, err = nil, Errorf(jsonrpc.CodeInternalError, "internal error")
 				}
 			}()
-			var problem string
 			call, _ := req.(*mcp.CallToolRequest)
-			if schema := schemas.of(ctx, next, call); schema != nil {
+			schema := schemas.of(ctx, next, call)
+			if schema != nil {
 				call.Params.Arguments = withoutHostArguments(schema, call.Params.Arguments)
-				problem = argumentsProblem(schema, call.Params.Arguments)
 			}
 			res, err = next(ctx, method, req)
 			if err != nil {
 				return nil, wireError(method, err)
 			}
-			// go-sdk refuses the arguments too, in its validator's words, in
-			// a result of its own: a 2026-07-28 one carries resultType.
-			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError && problem != "" {
-				r.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("invalid arguments for %s: %s", Cut(call.Params.Name, MaxQuote), problem)}}
+			// go-sdk refuses arguments in its validator's words, in a result
+			// of its own (a 2026-07-28 one carries resultType): here they are
+			// said from the schema, if they do not fit it.
+			if r, ok := res.(*mcp.CallToolResult); ok && r.IsError && schema != nil {
+				if problem := argumentsProblem(schema, call.Params.Arguments); problem != "" {
+					r.Content = []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("invalid arguments for %s: %s", Cut(call.Params.Name, MaxQuote), problem)}}
+				}
 			}
 			return res, nil
 		}
@@ -69,9 +72,13 @@ var HostArguments = map[string]string{
 // withoutHostArguments returns args without the HostArguments schema does
 // not declare.
 func withoutHostArguments(schema *jsonschema.Schema, args json.RawMessage) json.RawMessage {
+	added := false
+	for name := range HostArguments {
+		added = added || bytes.Contains(args, []byte(name))
+	}
 	var given map[string]json.RawMessage
-	if json.Unmarshal(args, &given) != nil {
-		return args // not an object: argumentsProblem says so
+	if !added || json.Unmarshal(args, &given) != nil { // most calls: nothing to set aside; not an object: argumentsProblem says so
+		return args
 	}
 	n := len(given)
 	for name := range HostArguments {
