@@ -316,10 +316,7 @@ func TestHTTPConcurrentLargeBodies(t *testing.T) {
 	t.Logf("statuses: %v", statuses)
 	assert.Equal(t, 16, statuses[http.StatusOK]+statuses[http.StatusServiceUnavailable], "each answered, or refused for room: %v", statuses)
 	assert.GreaterOrEqual(t, statuses[http.StatusOK], 2, "16 MiB in flight hold two 8 MB bodies at once")
-	if peak, ok := p.peakRSS(); ok {
-		t.Logf("peak resident memory: %d MiB", peak>>20)
-		assert.Less(t, peak, int64(400<<20), "peak resident memory for sixteen 8 MB bodies at once")
-	}
+	p.checkPeakRSS(t, 400<<20, "for sixteen 8 MB bodies at once")
 }
 
 // TestHTTPSmallBesideLargeBodies: while four clients send 8 MB bodies in a
@@ -390,10 +387,7 @@ func TestHTTPManySessions(t *testing.T) {
 	status, body, _, err := post(url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, map[string]string{"Mcp-Session-Id": first})
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusNotFound, status, "the first of 2000 sessions has ended: %s", body)
-	if peak, ok := p.peakRSS(); ok {
-		t.Logf("peak resident memory: %d MiB", peak>>20)
-		assert.Less(t, peak, int64(64<<20), "peak resident memory after 2000 sessions")
-	}
+	p.checkPeakRSS(t, 64<<20, "after 2000 sessions")
 }
 
 // TestHTTPHalfSentBodies: connections that send headers and part of a body

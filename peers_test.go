@@ -93,10 +93,7 @@ func TestPeerFloodsNotifications(t *testing.T) {
 	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
 	assert.Equal(t, "2", string(p.receive(t).ID))
 	t.Logf("a ping behind 300,000 notifications answered in %v", time.Since(begin))
-	if peak, ok := p.peakRSS(); ok {
-		t.Logf("peak resident memory: %d MiB", peak>>20)
-		assert.Less(t, peak, int64(64<<20), "peak resident memory after 300,000 notifications")
-	}
+	p.checkPeakRSS(t, 64<<20, "after 300,000 notifications")
 }
 
 // TestPeerSendsInvalidUTF8: an id holding invalid UTF-8 comes back valid,
@@ -134,10 +131,7 @@ func TestPeerAmplifiesEcho(t *testing.T) {
 	require.Nil(t, r.Error)
 	assert.Contains(t, string(r.Result), `"isError":true`, "an echo past the limit is a tool error")
 	assert.Less(t, len(r.Result), 1000, "an echo past the limit is answered briefly")
-	if peak, ok := p.peakRSS(); ok {
-		t.Logf("peak resident memory: %d MiB", peak>>20)
-		assert.Less(t, peak, int64(256<<20), "peak resident memory for an 8 MB echo")
-	}
+	p.checkPeakRSS(t, 256<<20, "for an 8 MB echo")
 }
 
 // TestPeerNestsDeep: a line of two million '[' once overflowed the stack of
@@ -187,10 +181,7 @@ func TestPeerSendsHugeLine(t *testing.T) {
 	assert.Equal(t, "3", string(resp.ID))
 	assert.JSONEq(t, `{}`, string(resp.Result))
 
-	if peak, ok := p.peakRSS(); ok {
-		t.Logf("peak resident memory: %d MiB", peak>>20)
-		assert.Less(t, peak, int64(64<<20), "peak resident memory after a 50 MB line (the limit is 8 MiB)")
-	}
+	p.checkPeakRSS(t, 64<<20, "after a 50 MB line (the limit is 8 MiB)")
 	p.closeInput(t)
 	assert.Equal(t, 0, p.wait(t, failAfter))
 }

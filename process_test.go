@@ -265,6 +265,16 @@ func (p *process) connect(t testing.TB, protocolVersion string) *mcp.ClientSessi
 	return session
 }
 
+// checkPeakRSS logs the process's peak resident memory, and checks that
+// it is below limit, where /proc tells it (Linux).
+func (p *process) checkPeakRSS(t *testing.T, limit int64, what string) {
+	t.Helper()
+	if peak, ok := p.peakRSS(); ok {
+		t.Logf("peak resident memory: %d MiB", peak>>20)
+		assert.Less(t, peak, limit, "peak resident memory %s", what)
+	}
+}
+
 // peakRSS returns the process's peak resident memory, in bytes, on
 // systems with /proc; the process must not have exited.
 func (p *process) peakRSS() (int64, bool) {
