@@ -109,7 +109,9 @@ func (t *toolSchemas) of(ctx context.Context, next mcp.MethodHandler, call *mcp.
 	}
 	t.once.Do(func() {
 		t.schemas = map[string]*jsonschema.Schema{}
-		list, _ := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{}})
+		// Not the call's context: were the call cancelled, the list, read
+		// once, would be empty for every call after it.
+		list, _ := next(context.WithoutCancel(ctx), "tools/list", &mcp.ListToolsRequest{Session: call.Session, Params: &mcp.ListToolsParams{}})
 		if list, ok := list.(*mcp.ListToolsResult); ok {
 			for _, tool := range list.Tools {
 				if schema, ok := tool.InputSchema.(*jsonschema.Schema); ok {
