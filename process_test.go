@@ -225,13 +225,18 @@ func (p *process) wait(t testing.TB, within time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
-// dump has a Go process that has not exited write its goroutines to its
-// log, and exit.
+// dump has a server that has not exited write its goroutines to its log,
+// and exit. The go command (go run) is killed instead: its goroutines say
+// nothing of the server, and only bury the line that says what failed.
 func (p *process) dump() {
+	sig := syscall.SIGQUIT
+	if filepath.Base(p.cmd.Path) == "go" {
+		sig = syscall.SIGKILL
+	}
 	select {
 	case <-p.exited:
 	default:
-		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+		_ = p.cmd.Process.Signal(sig)
 		<-p.exited
 	}
 }
