@@ -43,15 +43,15 @@ import (
 const runAsServer = "MCP_HELLO_TOOLS_RUN_AS_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(runAsServer) != "" {
+	switch {
+	case os.Getenv(runAsServer) != "":
 		main()
 		os.Exit(0)
+	case os.Getenv(runAsBare) != "":
+		serveBare()
+		os.Exit(0)
 	}
-	code := m.Run()
-	if hello.dir != "" {
-		_ = os.RemoveAll(hello.dir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // failAfter is how long a test waits for the server before it fails: a
@@ -89,8 +89,8 @@ type process struct {
 	err    error
 }
 
-// start starts cmd: the server (serverCommand), examples/hello
-// (helloCommand), or a command that runs one. Its standard error is kept,
+// start starts cmd: the server (serverCommand), the tools on go-sdk alone
+// (bareCommand), or a command that runs one. Its standard error is kept,
 // unless the test has set cmd.Stderr, and written to the test log if the
 // test fails; when the test ends, the process is killed if it has not
 // exited.
