@@ -401,32 +401,40 @@ func TestBinaryToolCalls(t *testing.T) {
 			}
 			assert.ElementsMatch(t, toolNames(), names)
 
-			res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
-			assert.False(t, res.IsError)
-			assert.Equal(t, "héllo\n\"world\" \u2028 🎉", res.Content[0].(*mcp.TextContent).Text)
-
-			res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
-			assert.False(t, res.IsError)
-			assert.JSONEq(t, `{"result": "112.5", "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
-
-			res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
-			assert.True(t, res.IsError)
-			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "division by zero")
-
-			before := time.Now().Unix()
-			res = callTool(t, session, "get_timestamp", map[string]any{"format": "unix", "timezone": "Europe/Paris"})
-			assert.False(t, res.IsError)
-			var ts struct {
-				Timestamp string `json:"timestamp"`
-				Timezone  string `json:"timezone"`
-				Unix      int64  `json:"unix"`
-			}
-			require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &ts))
-			assert.Equal(t, "Europe/Paris", ts.Timezone)
-			assert.Equal(t, fmt.Sprint(ts.Unix), ts.Timestamp)
-			assert.InDelta(t, before, ts.Unix, 5)
+			callEachTool(t, session)
 		})
 	}
+}
+
+// callEachTool calls each tool of the server through session, and checks
+// the answers: echo's text, calculate's result and its tool error, and
+// get_timestamp's instant, now.
+func callEachTool(t *testing.T, session *mcp.ClientSession) {
+	t.Helper()
+	res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
+	assert.False(t, res.IsError)
+	assert.Equal(t, "héllo\n\"world\" \u2028 🎉", res.Content[0].(*mcp.TextContent).Text)
+
+	res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
+	assert.False(t, res.IsError)
+	assert.JSONEq(t, `{"result": "112.5", "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
+
+	res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "division by zero")
+
+	before := time.Now().Unix()
+	res = callTool(t, session, "get_timestamp", map[string]any{"format": "unix", "timezone": "Europe/Paris"})
+	assert.False(t, res.IsError)
+	var ts struct {
+		Timestamp string `json:"timestamp"`
+		Timezone  string `json:"timezone"`
+		Unix      int64  `json:"unix"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &ts))
+	assert.Equal(t, "Europe/Paris", ts.Timezone)
+	assert.Equal(t, fmt.Sprint(ts.Unix), ts.Timestamp)
+	assert.InDelta(t, before, ts.Unix, 5)
 }
 
 // TestBinaryStdoutIsProtocolOnly drives the server by hand, line by line,
