@@ -19,7 +19,7 @@
 //     it twice: with its tools deferred (the default) and without
 //     (ENABLE_TOOL_SEARCH=false).
 //  2. the same, configured as "go run . config HOST" prints it, after
-//     "go run . -version" has warmed the build.
+//     "CGO_ENABLED=0 go run . -version" has warmed the build, as config says.
 //  3. the server behind tap.mjs, which records what the host sends it
 //     first, the environment it passes, every line's time, and adds a tool
 //     the server does not have, so that a call of it gets the server's
@@ -239,9 +239,9 @@ const { tools: helloTools } = await serverOffers(hello);
 console.log(`== the server's tools/list: ${toolList.map((t) => t.name).join(", ")}; examples/hello's: ${helloTools.map((t) => t.name).join(", ")}`);
 
 // go run . config prints a command that builds before it serves: build
-// once first, as config advises.
-const warm = await run(goCommand, ["run", ".", "-version"], { env: process.env, cwd: root, timeout: 300_000 });
-console.log(`== go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
+// once first, as config advises, with CGO_ENABLED=0 as its env has it.
+const warm = await run(goCommand, ["run", ".", "-version"], { env: { ...process.env, CGO_ENABLED: "0" }, cwd: root, timeout: 300_000 });
+console.log(`== CGO_ENABLED=0 go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
 
 const report = [];
 for (const host of selected) {
