@@ -8,7 +8,8 @@ Parse builds a tree, Eval evaluates it, and Evaluate does both:
 	v, _, err := calc.Evaluate("0.1 + 0.2") // v.String() == "0.3", v.Exact()
 
 Every error is an *Error: the position of the fault, and a message that
-says what was found and what would be valid.
+says what was found and what would be valid, quoting the expression as
+written, never a value rounded to float64.
 
 # Exact and approximate
 

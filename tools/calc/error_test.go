@@ -35,6 +35,36 @@ func TestErrorIs(t *testing.T) {
 	}
 }
 
+// TestErrorsQuoteOperandsAsWritten checks that an error of Eval quotes
+// the operands of the operation at fault as written, parentheses and all,
+// never their values rounded to float64 (issue 30, R12: it quoted
+// (1+2^-1000)^(2^1010) as "1 ^ 1.0972248137587377e+304"), and that the
+// quote is on one line and short, however the operand is written.
+func TestErrorsQuoteOperandsAsWritten(t *testing.T) {
+	tests := []struct {
+		input, quote string
+		rounded      string // what the float64s of the operands would show
+	}{
+		{"(1+2^-1000)^(2^1010)", "(1+2^-1000) ^ (2^1010)", "1.0972248137587377e+304"},
+		{"((1 + 2^-53)^2 + 2^-1530) ^ 0.5", "((1 + 2^-53)^2 + 2^-1530) ^ 0.5", "1.0000000000000002"},
+		{"(2/3) ^ 2585 * 1", "(2/3) ^ 2585", "0.6666666666666666"},
+		{"(1 + 2^-1000) / (1/3 - 1/3)", "(1 + 2^-1000) / (1/3 - 1/3)", "1 / 0"},
+		{"(-8) ^ (1/2)", "(-8) ^ (1/2)", "-8 ^ 0.5"},
+		{"(1 +\n\t2) / 0", "(1 +  2) / 0", "3 / 0"},
+		{"(" + strings.Repeat("1+", 30) + "1) / 0", "(1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1+1... / 0", "31 / 0"},
+	}
+	for _, tt := range tests {
+		_, _, err := Evaluate(tt.input)
+		var e *Error
+		if !assert.ErrorAs(t, err, &e, "Evaluate(%q)", tt.input) {
+			continue
+		}
+		assert.Contains(t, e.Msg, tt.quote, "Evaluate(%q): the operation as written", tt.input)
+		assert.NotContains(t, e.Msg, tt.rounded, "Evaluate(%q): operands rounded", tt.input)
+		assert.NotContains(t, e.Msg, "\n", "Evaluate(%q): a message is one line", tt.input)
+	}
+}
+
 func TestCaret(t *testing.T) {
 	long := strings.Repeat("1+", 50)
 	tests := []struct {

@@ -56,7 +56,8 @@ import (
 // is 0: a number or result that float64 would round to 0 is an *Error
 // wrapping ErrUnderflow (1e-2000, (2/3)^3000, 2^0.5 * 1e-324), lest a
 // later division by it report a division by zero, or a product with a
-// large value be 0.
+// large value be 0. Errors quote the expression as written, never an
+// operand rounded to float64.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
@@ -175,8 +176,7 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 		return tooCostly(n.pos)
 	}
 	if n.Op == '/' && y.isZero() {
-		return errorAt(n.pos, ErrDivisionByZero,
-			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
+		return errorAt(n.pos, ErrDivisionByZero, "division by zero in %s; a divisor must not be zero", operation(n))
 	}
 	// An approximate result is never 0 unless it is 0, lest a later
 	// division by it report a division by zero, or a product with a large
@@ -188,7 +188,7 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	case !x.exact && !y.exact && n.Op != '^':
 		z.setFloat(approximately(n.Op, x.float, y.float))
 		if z.float == 0 && !x.isZero() && (n.Op == '/' || n.Op == '*' && !y.isZero()) {
-			return underflow(n, x, y)
+			return underflow(n)
 		}
 	case !e.exactly(n.Op, z.setRat(), a, b): // a power whose value is irrational, or too large
 		if err := e.approximatePower(n, z, x, y, a, b); err != nil {
@@ -197,12 +197,12 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 	case !x.exact || !y.exact || !z.fits():
 		f := e.float64(z)
 		if f == 0 && z.rat.Sign() != 0 {
-			return underflow(n, x, y)
+			return underflow(n)
 		}
 		z.setFloat(f) // rounded once, to go on approximate
 	}
 	if !e.finite(z) {
-		return notFinite(n, x, y, e.float64(z))
+		return notFinite(n, e.float64(z))
 	}
 	*x, *z = *z, *x // x takes the result, and the result x's memory, to reuse
 	return nil
@@ -258,20 +258,18 @@ func tooCostly(p pos) error {
 		"split it into smaller expressions")
 }
 
-// underflow returns the error for a result of x n.Op y that is not 0,
-// but approximate, and that float64 rounds to 0.
-func underflow(n *binaryNode, x, y *Value) error {
-	return errorAt(n.pos, ErrUnderflow, "the result of %s %c %s is too small: it is not 0, but it is approximate "+
+// underflow returns the error for a result of n that is not 0, but
+// approximate, and that float64 rounds to 0.
+func underflow(n *binaryNode) error {
+	return errorAt(n.pos, ErrUnderflow, "the result of %s is too small: it is not 0, but it is approximate "+
 		"(exact arithmetic holds fractions of at most %d bits above and below the line), "+
-		"and float64, whose least value is about 4.9e-324, would round it to 0", x.format(), n.Op, y.format(), MaxBits)
+		"and float64, whose least value is about 4.9e-324, would round it to 0", operation(n), MaxBits)
 }
 
-// notFinite returns the error for a result z of x n.Op y that is ±Inf in
-// float64.
-func notFinite(n *binaryNode, x, y *Value, z float64) error {
-	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); "+
-		"float64 results must lie within about ±1.8e308",
-		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64))
+// notFinite returns the error for a result z of n that is ±Inf in float64.
+func notFinite(n *binaryNode, z float64) error {
+	return errorAt(n.pos, ErrNotFinite, "the result of %s is not finite (%s); "+
+		"float64 results must lie within about ±1.8e308", operation(n), strconv.FormatFloat(z, 'g', -1, 64))
 }
 
 // neg sets v to -v.
@@ -283,5 +281,8 @@ func (v *Value) neg() {
 	}
 }
 
-// format writes v in a message, shortened as numbers as written are.
-func (v *Value) format() string { return shorten(v.String()) }
+// operation writes n as written, for a message: its operands as the
+// reader wrote them, about its operator: "(1+2^-1000) ^ (2^1010)".
+func operation(n *binaryNode) string {
+	return asWritten(n.Left) + " " + string(n.Op) + " " + asWritten(n.Right)
+}

@@ -55,8 +55,8 @@ func ExampleEvaluate() {
 	// -2^2 = -4
 	// 2^-1 = 0.5
 	// 3--3 = 6
-	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / 0; a divisor must not be zero)
-	// 1e308 * 10: not finite (column 7: the result of 1e+308 * 10 is not finite (+Inf); float64 results must lie within about ±1.8e308)
+	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / (2 - 2); a divisor must not be zero)
+	// 1e308 * 10: not finite (column 7: the result of 1e308 * 10 is not finite (+Inf); float64 results must lie within about ±1.8e308)
 	// 1e-2000: too small (column 1: the number 1e-2000 is too small: it is not 0, but exact arithmetic cannot hold it (it would need more than 4096 bits), and float64, whose least value is about 4.9e-324, would round it to 0)
 	// (((((…: too deep (column 201: the expression nests more than 200 levels deep (each '(', sign and '^' adds one); simplify it)
 }
