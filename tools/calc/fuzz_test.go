@@ -53,14 +53,14 @@ func FuzzEval(f *testing.F) {
 	})
 }
 
-// checkValue checks a value Evaluate returned for input: it is finite in
-// float64; if it is exact, it is in lowest terms, with the float64 big.Rat
-// finds nearest to it, and if String says it exactly too, its digits are
-// that value's; and otherwise String writes the float64 nearest to it, in
-// its shortest form. (checkTruth checks the value itself.)
+// checkValue checks a value Evaluate returned for input: if it is exact,
+// it is in lowest terms, with the float64 big.Rat finds nearest to it, and if
+// String says it exactly, its digits are that value's, and otherwise that
+// float64 is finite and not 0; an approximate value is finite, and String
+// writes the float64 nearest to it, in its shortest digits. (checkTruth
+// checks the value itself.)
 func checkValue(t *testing.T, input string, v *Value) {
 	f := v.float64()
-	require.False(t, math.IsInf(f, 0) || math.IsNaN(f), "Evaluate(%q) = %v", input, f)
 	s := v.String()
 	if v.exact {
 		num, den := v.rat.Num(), v.rat.Denom()
@@ -77,7 +77,9 @@ func checkValue(t *testing.T, input string, v *Value) {
 			require.LessOrEqual(t, len(digits), MaxDigits, "Evaluate(%q).String() = %q", input, s)
 			return
 		}
+		require.False(t, want.Sign() != 0 && f == 0, "Evaluate(%q) = %v, written as its nearest float64, 0", input, want)
 	}
+	require.False(t, math.IsInf(f, 0) || math.IsNaN(f), "Evaluate(%q) = %v", input, f)
 	require.False(t, v.Exact(), "Evaluate(%q) is approximate, but Exact reports true", input)
 	g, err := strconv.ParseFloat(s, 64)
 	require.NoError(t, err, "Evaluate(%q).String() = %q", input, s)

@@ -86,7 +86,7 @@ func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.
 	case !ok:
 		return tooCostly(n.pos)
 	case f == 0: // x^y is not 0, x being neither 0 nor 0 to a positive power here
-		return underflow(n)
+		return underflow(n, x, y)
 	}
 	if xf.Sign() < 0 && yf.Num().Bit(0) == 1 {
 		f = -f // the real root of a negative base, to an odd power
