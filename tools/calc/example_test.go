@@ -67,22 +67,24 @@ func ExampleEvaluate() {
 // when their value is. Exact reports whether String wrote it with every
 // digit; if not, String wrote its nearest float64.
 func ExampleValue_Exact() {
-	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "1/3", "8^(1/3)", "2^0.5", "10^-30"} {
+	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "-(10^25) - 1", "10^400", "1/3", "8^(1/3)", "2^0.5", "10^-30"} {
 		v, _, err := calc.Evaluate(expression)
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
-		fmt.Printf("%-22s = %-22s exact: %v\n", expression, v, v.Exact())
+		fmt.Printf("%-22s = %-27s exact: %v\n", expression, v, v.Exact())
 	}
 	// Output:
-	// 0.1 + 0.2              = 0.3                    exact: true
-	// 123456789 * 987654321  = 121932631112635269     exact: true
-	// 2^64                   = 18446744073709551616   exact: true
-	// 1/3                    = 0.3333333333333333     exact: false
-	// 8^(1/3)                = 2                      exact: true
-	// 2^0.5                  = 1.4142135623730951     exact: false
-	// 10^-30                 = 1e-30                  exact: true
+	// 0.1 + 0.2              = 0.3                         exact: true
+	// 123456789 * 987654321  = 121932631112635269          exact: true
+	// 2^64                   = 18446744073709551616        exact: true
+	// -(10^25) - 1           = -10000000000000000000000001 exact: true
+	// 10^400                 = 1e+400                      exact: true
+	// 1/3                    = 0.3333333333333333          exact: false
+	// 8^(1/3)                = 2                           exact: true
+	// 2^0.5                  = 1.4142135623730951          exact: false
+	// 10^-30                 = 1e-30                       exact: true
 }
 
 func ExampleError_Caret() {
