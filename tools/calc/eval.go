@@ -113,7 +113,7 @@ func (e *evaluator) eval(v *Value, n Node) error {
 		if e.spent() {
 			return tooCostly(n.pos)
 		}
-		e.number(v, n.Text)
+		e.number(v, n.Text())
 		if v.exact {
 			return nil
 		}
@@ -124,10 +124,10 @@ func (e *evaluator) eval(v *Value, n Node) error {
 		switch {
 		case v.float == 0:
 			return errorAt(n.pos, ErrUnderflow, "the number %s is too small: it is not 0, but %s, and float64, "+
-				"whose least value is about 4.9e-324, would round it to 0", shorten(n.Text), unread)
+				"whose least value is about 4.9e-324, would round it to 0", shorten(n.Text()), unread)
 		case math.IsInf(v.float, 0):
 			return errorAt(n.pos, ErrNotFinite, "the number %s is too large: %s, and float64 "+
-				"holds nothing beyond about ±1.8e308", shorten(n.Text), unread)
+				"holds nothing beyond about ±1.8e308", shorten(n.Text()), unread)
 		}
 		return nil
 	case *unaryNode:

@@ -185,7 +185,7 @@ func compareWithExpr(t testing.TB, input string) string {
 func pastFloat64(n Node) bool {
 	switch n := n.(type) {
 	case *numberNode:
-		f, _ := strconv.ParseFloat(n.Text, 64)
+		f, _ := strconv.ParseFloat(n.Text(), 64)
 		return math.IsInf(f, 0)
 	case *unaryNode:
 		return pastFloat64(n.X)

@@ -138,7 +138,7 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		return &numberNode{pos: t.pos, source: source{t.text}, Text: t.text}, nil
+		return &numberNode{pos: t.pos, source: source{t.text}}, nil
 	case tokenLeftParen:
 		x, err := p.nested(t, p.expression)
 		if err != nil {

@@ -46,7 +46,7 @@ func truthOf(n Node) truth {
 			return truth{exact: true, rat: v.rat}
 		}
 		tr := truth{float: v.float}
-		if r, ok := new(big.Rat).SetString(n.Text); ok {
+		if r, ok := new(big.Rat).SetString(n.Text()); ok {
 			tr.near = new(big.Float).SetPrec(2048).SetRat(r)
 		}
 		return tr
