@@ -19,12 +19,14 @@ func TestGreet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer session.Close()
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada"}})
 	if err != nil || res.IsError || len(res.Content) != 1 {
 		t.Fatalf("greet(Ada) = %+v, %v; want one text", res, err)
 	}
 	if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != "Hello, Ada!" {
 		t.Errorf("greet(Ada) = %+v, want the text Hello, Ada!", res.Content[0])
+	}
+	if err := session.Close(); err != nil {
+		t.Error(err)
 	}
 }
