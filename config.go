@@ -104,7 +104,6 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
-	// The flag may come before HOST or after it.
 	// The flags may come before HOST or after it.
 	err := flags.Parse(args)
 	hostKey := flags.Arg(0)

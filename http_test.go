@@ -48,7 +48,7 @@ func startHTTP(t *testing.T) (endpoint string, stop func() error, log *logBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	logger := slog.New(slog.NewTextHandler(log, nil))
-	go func() { served <- serveListener(ctx, ln, newServer(fixedNow, logger), logger) }()
+	go func() { served <- serveListener(ctx, ln, newHardenedServer(fixedNow, logger), logger) }()
 
 	var result error
 	stopped := false

@@ -23,6 +23,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"mcp-hello-tools/internal/logwriter"
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/stdio"
@@ -103,8 +105,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	limitMemory()
 	logs := logwriter.New(stderr)
 	defer logs.Flush(time.Second)
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	server := newServer(time.Now, logger)
+	logger := newLogger(logs)
+	server := newHardenedServer(time.Now, logger)
 	if *httpAddr != "" {
 		err = serveHTTP(ctx, *httpAddr, server, logger)
 	} else {
@@ -126,4 +128,21 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	logger.Info("stopped", "reason", reason)
 	return nil
+}
+
+// newLogger returns the server's logger, writing text lines to w; each
+// string a line carries is cut to protocol.MaxQuote bytes (a panic's stack
+// excepted), since a client may send megabytes of a tool's name.
+func newLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{ReplaceAttr: protocol.CutLogValue}))
+}
+
+// newHardenedServer is newServer with the server's error policy
+// (internal/protocol) as the outermost receiving middleware: it recovers
+// panics, where go-sdk v1.8.0 lets one end the process, and gives every
+// error a code from the specification, not code 0 (go-sdk#976).
+func newHardenedServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
+	server := newServer(now, logger)
+	server.AddReceivingMiddleware(protocol.Middleware(logger))
+	return server
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/tools"
 )
 
@@ -22,9 +21,11 @@ var version = "0.1.0"
 const instructions = "Small tools that answer at once, from this server alone, and change nothing: " +
 	"each tool's description says what it does and what it takes."
 
-// capabilities are the features the server advertises: tools only. The
-// transports serve exactly their methods (protocol.Served): a feature added
-// here is served, and a method of any other is "not found".
+// capabilities are the features the server advertises: tools only.
+// go-sdk alone infers them from what is added (examples/hello); this
+// server states them because its hardened transports (main.go) serve
+// exactly the methods of the features stated: add a resource, and add
+// Resources here, or resources/list is "method not found" (-32601).
 var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 
 // newServer builds the MCP server with its tools. now is the clock
@@ -37,16 +38,15 @@ func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: capabilities})
 	tools.Add(s, now)
 	// Each request passes through receiving middleware on its way to the
-	// SDK's handler, outermost first: logToolCalls sees the outcome, and
-	// the server's error policy (internal/protocol) recovers panics and
-	// gives every error a code from the specification.
-	s.AddReceivingMiddleware(logToolCalls(logger), protocol.Middleware(logger))
+	// SDK's handler: logToolCalls sees each tools/call and its outcome.
+	s.AddReceivingMiddleware(logToolCalls(logger))
 	return s
 }
 
 // logToolCalls returns middleware that logs one line per tools/call: the
 // tool's name, how long the call took, and its outcome ("ok", "tool error"
-// for a result with isError set, or the JSON-RPC error).
+// for a result with isError set, or the JSON-RPC error). The name is the
+// client's: main.go's logger cuts what a line quotes.
 func logToolCalls(logger *slog.Logger) mcp.Middleware {
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
@@ -62,7 +62,7 @@ func logToolCalls(logger *slog.Logger) mcp.Middleware {
 			} else if r, _ := res.(*mcp.CallToolResult); r != nil && r.IsError {
 				outcome = "tool error"
 			}
-			logger.Info("tools/call", "tool", protocol.Cut(call.Params.Name, protocol.MaxQuote), "duration", time.Since(start), "outcome", outcome)
+			logger.Info("tools/call", "tool", call.Params.Name, "duration", time.Since(start), "outcome", outcome)
 			return res, err
 		}
 	}

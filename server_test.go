@@ -37,7 +37,7 @@ func fixedNow() time.Time { return time.Date(2026, 11, 30, 4, 12, 5, 0, time.UTC
 // in-memory transport, negotiating protocolVersion.
 func connectInMemory(t testing.TB, protocolVersion string) *mcp.ClientSession {
 	t.Helper()
-	server := newServer(fixedNow, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	server := newHardenedServer(fixedNow, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	serverTransport, clientTransport := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	serverSession, err := server.Connect(ctx, serverTransport, nil)
@@ -313,7 +313,7 @@ func TestHostArguments(t *testing.T) {
 // name, cut, and the outcome.
 func TestToolCallLog(t *testing.T) {
 	var log strings.Builder
-	server := newServer(fixedNow, slog.New(slog.NewTextHandler(&log, nil)))
+	server := newHardenedServer(fixedNow, newLogger(&log))
 	serverTransport, clientTransport := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	serverSession, err := server.Connect(ctx, serverTransport, nil)

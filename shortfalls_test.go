@@ -305,7 +305,7 @@ func serveOverPipes(b *testing.B, serve func(context.Context, *mcp.Server, io.Re
 	require.NoError(b, err)
 	toClientFile, fromServer, err := os.Pipe()
 	require.NoError(b, err)
-	server := newServer(fixedNow, slog.New(slog.DiscardHandler))
+	server := newHardenedServer(fixedNow, slog.New(slog.DiscardHandler))
 	served := make(chan error, 1)
 	go func() { served <- serve(context.Background(), server, toServer, fromServer) }()
 	b.Cleanup(func() {

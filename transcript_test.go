@@ -206,7 +206,7 @@ func at(values []any, i int) any {
 func runSession(t *testing.T, name string, sent []string) (replies []string, log string) {
 	var logs logBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, nil))
-	server := newServer(fixedNow, logger)
+	server := newHardenedServer(fixedNow, logger)
 	inR, inW := io.Pipe()
 	rec := &recorder{}
 	opts := stdio.Options{In: &countingReader{r: inR, rec: rec}, Out: rec, Logger: logger, Methods: protocol.Served(capabilities)}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -197,6 +198,16 @@ func Cut(s string, n int) string {
 		return s
 	}
 	return strings.ToValidUTF8(s[:n], "") + "…"
+}
+
+// CutLogValue, as a slog.HandlerOptions.ReplaceAttr, cuts each string a
+// log line carries to MaxQuote bytes, as Cut does, but a panic's "stack":
+// a log line quotes at most a little of what a client sent.
+func CutLogValue(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindString && a.Key != "stack" {
+		a.Value = slog.StringValue(Cut(a.Value.String(), MaxQuote))
+	}
+	return a
 }
 
 // Errorf returns a JSON-RPC error with the given code and message.
