@@ -200,9 +200,9 @@ func Cut(s string, n int) string {
 	return strings.ToValidUTF8(s[:n], "") + "…"
 }
 
-// CutLogValue, as a slog.HandlerOptions.ReplaceAttr, cuts each string a
-// log line carries to MaxQuote bytes, as Cut does, but a panic's "stack":
-// a log line quotes at most a little of what a client sent.
+// CutLogValue cuts each string a log line carries to MaxQuote bytes, as
+// Cut does, but a panic's "stack": as a slog.HandlerOptions.ReplaceAttr, it
+// makes a log line quote at most a little of what a client sent.
 func CutLogValue(_ []string, a slog.Attr) slog.Attr {
 	if a.Value.Kind() == slog.KindString && a.Key != "stack" {
 		a.Value = slog.StringValue(Cut(a.Value.String(), MaxQuote))
