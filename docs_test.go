@@ -58,15 +58,25 @@ import (
 // readme returns the README and the pages of docs/, one after the other.
 func readme(t *testing.T) string {
 	t.Helper()
+	var all strings.Builder
+	for _, text := range docPages(t) {
+		all.WriteString(text)
+	}
+	return all.String()
+}
+
+// docPages returns the README and each page of docs/, by file name.
+func docPages(t *testing.T) map[string]string {
+	t.Helper()
 	pages, err := filepath.Glob(filepath.Join("docs", "*.md"))
 	require.NoError(t, err)
-	var all strings.Builder
+	texts := make(map[string]string)
 	for _, page := range append([]string{"README.md"}, pages...) {
 		data, err := os.ReadFile(page)
 		require.NoError(t, err)
-		all.Write(data)
+		texts[page] = string(data)
 	}
-	return all.String()
+	return texts
 }
 
 // toolExample is a tools/call example of the README: the params sent and the
@@ -107,29 +117,37 @@ func TestReadmeToolExamples(t *testing.T) {
 var transcriptExamplePattern = regexp.MustCompile("(?s)<!-- transcript: ([a-z_]+) -->\\s*```jsonc\\n(.*?)```")
 
 func TestReadmeWireExamples(t *testing.T) {
-	blocks := transcriptExamplePattern.FindAllStringSubmatch(readme(t), -1)
-	require.NotEmpty(t, blocks, "README has no <!-- transcript: NAME --> blocks")
-	for _, block := range blocks {
-		name, text := block[1], block[2]
-		archive, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
-		require.NoError(t, err, "README quotes transcript %q", name)
-		lines := map[string][]any{
-			"→": decodeJSONLines(t, txtarFile(archive, "send")),
-			"←": decodeJSONLines(t, txtarFile(archive, "receive")),
+	require.Regexp(t, transcriptExamplePattern, readme(t), "README has no <!-- transcript: NAME --> blocks")
+	for page, pageText := range docPages(t) {
+		for _, block := range transcriptExamplePattern.FindAllStringSubmatch(pageText, -1) {
+			checkWireExample(t, page, block[1], block[2])
 		}
-		for _, msg := range readmeMessages(t, text) {
-			found := slices.ContainsFunc(lines[msg.arrow], func(line any) bool {
-				if msg.inPart {
-					return within(msg.value, line)
-				}
-				return reflect.DeepEqual(msg.value, line)
-			})
-			how := "whole (or say \"in part\" in its comment line)"
+	}
+}
+
+// checkWireExample checks that each message a page quotes from the
+// transcript name, in text, is in it, whole or, if its comment says so, in
+// part.
+func checkWireExample(t *testing.T, page, name, text string) {
+	t.Helper()
+	archive, err := txtar.ParseFile(filepath.Join("testdata", name+".txtar"))
+	require.NoError(t, err, "%s quotes transcript %q", page, name)
+	lines := map[string][]any{
+		"→": decodeJSONLines(t, txtarFile(archive, "send")),
+		"←": decodeJSONLines(t, txtarFile(archive, "receive")),
+	}
+	for _, msg := range readmeMessages(t, text) {
+		found := slices.ContainsFunc(lines[msg.arrow], func(line any) bool {
 			if msg.inPart {
-				how = "in part"
+				return within(msg.value, line)
 			}
-			assert.True(t, found, "README quotes a %s line that is not in testdata/%s.txtar, %s:\n%s", msg.arrow, name, how, msg.text)
+			return reflect.DeepEqual(msg.value, line)
+		})
+		how := "whole (or say \"in part\" in its comment line)"
+		if msg.inPart {
+			how = "in part"
 		}
+		assert.True(t, found, "%s quotes a %s line that is not in testdata/%s.txtar, %s:\n%s", page, msg.arrow, name, how, msg.text)
 	}
 }
 
