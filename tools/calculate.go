@@ -27,7 +27,7 @@ type calculateInput struct {
 // protobuf's JSON mapping does for 64-bit integers; a string is one type,
 // whatever the value.
 type calculateOutput struct {
-	Result string `json:"result" jsonschema:"The value, in decimal digits, as a string so that no JSON reader rounds it: every digit of it when exact is true, else the nearest 64-bit float in its shortest form. It may have an exponent: 1e-30, 1.5e+21."`
+	Result string `json:"result" jsonschema:"The value, in decimal digits, as a string so that no JSON reader rounds it: every digit of it when exact is true, else the nearest 64-bit float; plain digits or with a power of ten (1e+400, 1e-30), as the tool's description says."`
 	Exact  bool   `json:"exact" jsonschema:"True when result is the value exactly, every digit; false when result is a 64-bit float, each operation rounded to the nearest."`
 	Parsed string `json:"parsed" jsonschema:"The expression as parsed, fully parenthesized, showing precedence and associativity: 2-3-4 is ((2 - 3) - 4)."`
 }
@@ -35,16 +35,18 @@ type calculateOutput struct {
 // calculateDescription is what the model reads before it calls calculate.
 // Its {placeholders} are filled in from package calc, so that it stays
 // true when an operator or a limit changes.
-const calculateDescription = `Evaluates an arithmetic expression exactly where arithmetic is exact, and says when it is not. Returns result (a string of decimal digits, perhaps with an exponent: 1e-30, 1.5e+21), exact, and parsed (the expression as read, fully parenthesized).
+const calculateDescription = `Evaluates an arithmetic expression exactly where arithmetic is exact, and says when it is not. Returns result (a string of decimal digits), exact, and parsed (the expression as read, fully parenthesized).
 
-Numbers are the values they write, and unary minus, {left} and ^ are computed exactly, as fractions, whenever the value is one: 0.1 + 0.2 is 0.3, not 0.30000000000000004 as in floating point, 123456789 * 987654321 is 121932631112635269, 16^0.75 is 8 and (-8)^(1/3) is -2. Then exact is true, and result has every digit of the value.
+Numbers are the values they write, and unary minus, {left} and ^ are computed exactly, as fractions, whenever the value is one: 0.1 + 0.2 is 0.3, not 0.30000000000000004 as in floating point, 123456789 * 987654321 is 121932631112635269, 16^0.75 is 8 and (-8)^(1/3) is -2. Then exact is true, and result has every digit of the value, however large or small.
 
 An irrational power (2^0.5), and a value whose numerator or denominator would need more than {bits} bits, are 64-bit floats instead, as is everything computed from them: then exact is false, and each operation gives the 64-bit float nearest to its exact result on its operands as they are ((2^0.5)^2 gives 2.0000000000000004). exact is false too for a value whose decimal expansion does not end within {digits} significant digits: 1/3 gives 0.3333333333333333.
+
+result, exact or not, is the shorter of plain digits and digits with a power of ten, plain on a tie: 2^70 + 1/8 is 1180591620717411303424.125, 10^400 is 1e+400, 10^-30 is 1e-30.
 
 Argument: expression (string, required), at most {length} characters and {depth} levels of nesting.
 Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary {left} with the usual precedence, left-associative; {right} for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. {remainder}Nothing else: no variables, functions, {lacking}commas, thousands separators or hexadecimal.
 
-Errors, with the column: division by zero; a value beyond about ±1.8e308; a negative number to a power whose denominator is even ((-8)^0.5); a number or result that is not 0 but would be 0 as a 64-bit float (1e-2000); and an expression too costly to compute exactly (hundreds of sums of 1000-digit fractions) or to round correctly, which is refused, never finished in floating point.`
+Errors, with the column: division by zero; a 64-bit float, computed or written for an exact value, beyond about ±1.8e308 or 0 for a value that is not (1e-2000, 10^400 / 3); a negative number to a power whose denominator is even ((-8)^0.5); an expression too costly to compute exactly or round correctly, never finished in floating point.`
 
 // describeCalculate fills in calculateDescription's placeholders.
 func describeCalculate() string {

@@ -35,6 +35,25 @@ func words(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == ':' })
 }
 
+// TestCalculateExamples checks every example of calculate's description,
+// "X is Y", "X gives Y" or "X = Y", against calc: the value and the form
+// of result that the description promises are what the tool returns.
+func TestCalculateExamples(t *testing.T) {
+	example := regexp.MustCompile(`([-+*/^%().0-9 ]*[0-9)]) (?:is|gives|=) (-?[0-9](?:[0-9.e+-]*[0-9])?)`)
+	matches := example.FindAllStringSubmatch(describeCalculate(), -1)
+	require.GreaterOrEqual(t, len(matches), 8, "calculate's description: too few examples found; has their form changed?")
+	for _, m := range matches {
+		expression := strings.TrimSpace(m[1])
+		for strings.Count(expression, "(") > strings.Count(expression, ")") {
+			expression = strings.TrimPrefix(expression, "(") // the parenthesis of "((2^0.5)^2 gives …)"
+		}
+		v, _, err := calc.Evaluate(expression)
+		if assert.NoError(t, err, "calculate's description: %s", m[0]) {
+			assert.Equal(t, m[2], v.String(), "calculate's description: %s", m[0])
+		}
+	}
+}
+
 // TestCalculateDescribesLimits reads every limit that calculate's
 // description and schemas state, and checks it against calc at the limit
 // and one past it: a description that does not follow a constant when it

@@ -152,32 +152,33 @@ func repeatTo(head, unit string) string {
 //
 // On 2026-12-01 (2 shared cores, noisy: expr's own times vary by a third
 // from run to run), per evaluation, time, then memory and allocations,
-// calc beside expr:
+// calc beside expr (memory and allocations measured again on 2026-12-05,
+// once each node kept its source for errors to quote):
 //
 //	                    calc     expr      calc     expr      calc    expr
-//	1+1+1               1.47 ms  4.82 ms   352 KiB 1414 KiB  10016   25032
-//	x-1+1               2.04 ms  5.13 ms   358 KiB 1414 KiB  10033   25019
-//	x*3:3               1.46 ms  5.44 ms   357 KiB 1414 KiB  10034   25019
-//	x+half-half         1.15 ms  4.79 ms   361 KiB 1413 KiB  10041   25009
-//	x*2:2               1.34 ms  5.81 ms   357 KiB 1414 KiB  10034   25019
-//	1*3:4               1.14 ms  5.96 ms   357 KiB 1414 KiB  10049   25027
-//	x+x powers          1.68 ms  2.64 ms   289 KiB  804 KiB   5747   16393
-//	x-y powers          1.06 ms  2.59 ms   274 KiB  804 KiB   5694   16393
-//	x*y:y powers        1.51 ms  2.20 ms   294 KiB  804 KiB   5976   16393
-//	x*y+x*y powers      1.76 ms  2.34 ms   296 KiB  803 KiB   5768   16375
-//	5e-1233+            1.08 ms  1.04 ms   101 KiB  360 KiB   2753    6281
-//	600-digit numbers   0.15 ms  0.11 ms    58 KiB   12 KiB    227     107
-//	1.1^-350+           2.03 ms  2.19 ms   331 KiB  833 KiB   6508   14475
-//	(2:3)^161+          2.15 ms  2.02 ms   456 KiB  883 KiB   9931   18032
-//	1+1:3^81            2.56 ms  3.10 ms   600 KiB 1213 KiB  15269   21457
-//	1e-20 gcds          2.03 ms  1.21 ms   511 KiB  477 KiB  11884    8375
-//	x+0 at 2^1024       2.27 ms  4.83 ms   357 KiB 1412 KiB  10018   24985
-//	x^0.5+              1.84 ms  2.47 ms   216 KiB  706 KiB   5011   15319
-//	(5:6)^2047+         2.94 ms  3.14 ms   200 KiB  804 KiB   5510   16399
-//	2^0.5+              2.07 ms  2.42 ms   238 KiB  945 KiB   7629   16692
-//	7^(1:3)+            2.38 ms  3.25 ms   266 KiB 1102 KiB   7557   22532
-//	1.0001^100000+      3.03 ms  1.45 ms   106 KiB  410 KiB   3618    7172
-//	x^0.5 at MaxBits    2.73 ms  2.63 ms   179 KiB  706 KiB   4919   15319
+//	1+1+1               1.47 ms  4.82 ms   430 KiB 1414 KiB  10025   25032
+//	x-1+1               2.04 ms  5.13 ms   442 KiB 1413 KiB  10061   25025
+//	x*3:3               1.46 ms  5.44 ms   435 KiB 1413 KiB  10034   25019
+//	x+half-half         1.15 ms  4.79 ms   439 KiB 1413 KiB  10041   25009
+//	x*2:2               1.34 ms  5.81 ms   435 KiB 1413 KiB  10034   25019
+//	1*3:4               1.14 ms  5.96 ms   435 KiB 1414 KiB  10049   25027
+//	x+x powers          1.68 ms  2.64 ms   331 KiB  803 KiB   5747   16393
+//	x-y powers          1.06 ms  2.59 ms   316 KiB  803 KiB   5694   16393
+//	x*y:y powers        1.51 ms  2.20 ms   336 KiB  803 KiB   5976   16393
+//	x*y+x*y powers      1.76 ms  2.34 ms   338 KiB  802 KiB   5768   16375
+//	5e-1233+            1.08 ms  1.04 ms   120 KiB  359 KiB   2753    6281
+//	600-digit numbers   0.15 ms  0.11 ms    58 KiB   12 KiB    232     107
+//	1.1^-350+           2.03 ms  2.19 ms   382 KiB  832 KiB   6508   14475
+//	(2:3)^161+          2.15 ms  2.02 ms   502 KiB  883 KiB   9931   18032
+//	1+1:3^81            2.56 ms  3.10 ms   666 KiB 1213 KiB  15269   21457
+//	1e-20 gcds          2.03 ms  1.21 ms   537 KiB  477 KiB  11884    8375
+//	x+0 at 2^1024       2.27 ms  4.83 ms   439 KiB 1411 KiB  10045   24985
+//	x^0.5+              1.84 ms  2.47 ms   252 KiB  706 KiB   5011   15319
+//	(5:6)^2047+         2.94 ms  3.14 ms   242 KiB  803 KiB   5510   16399
+//	2^0.5+              2.07 ms  2.42 ms   289 KiB  945 KiB   7629   16692
+//	7^(1:3)+            2.38 ms  3.25 ms   324 KiB 1101 KiB   7557   22532
+//	1.0001^100000+      3.03 ms  1.45 ms   128 KiB  409 KiB   3622    7172
+//	x^0.5 at MaxBits    2.73 ms  2.63 ms   216 KiB  706 KiB   4919   15319
 //
 // The slowest, at about 3 ms, spend maxWork's 2 ms of arithmetic, and the
 // rest on reading the expression and on steps maxWork does not count; the
@@ -185,7 +186,7 @@ func repeatTo(head, unit string) string {
 // three words, which termWork and tryWork count. The most memory,
 // 1+1:3^81's, is its tree and Lehmer's gcds, which allocate copies of their
 // operands, some 200 bytes each: maxWork holds them to about 2,000. The
-// tree of a 5,000-operation chain is about 0.35 MB, nearly all the memory
+// tree of a 5,000-operation chain is about 0.43 MB, nearly all the memory
 // of the chains of 5,000; a power allocates nothing once its integers have
 // grown.
 func BenchmarkWorst(b *testing.B) {

@@ -1,6 +1,7 @@
 // Writing a value in decimal: every digit when the value is exact and its
 // expansion ends soon enough, and otherwise the float64 nearest to it, so
-// that a reader is never shown digits that are not the value's.
+// that a reader is never shown digits that are not the value's; in plain
+// digits or with a power of ten, whichever is shorter.
 
 package calc
 
@@ -16,13 +17,20 @@ import (
 // which ends after 280 digits, are written as their nearest float64.
 const MaxDigits = 100
 
-// String returns the value in decimal, as JSON writes numbers: digits
-// with a point (0.3, -2.5, 121932631112635269), or, below 1e-6 and from
-// 1e21 on, a significand and a power of ten (1e-30, 1.180591620717411303424e+21).
-// An exact value whose expansion ends within MaxDigits significant digits
-// is written with all of them; any other value is written as the float64
-// nearest to it, in the fewest digits that convert back to that float64,
-// as strconv.FormatFloat(f, 'g', -1, 64) chooses them. Zero is 0, never -0.
+// String returns the value in decimal, in the shorter of two forms:
+// plain digits with a point (0.3, -10000000000000000000000001,
+// 1180591620717411303424.125), or a significand and a power of ten
+// (1e+400, 1e-30, 1.5e+21); plain when the two are as long (1000, not
+// 1e+3). An exact value whose expansion ends within MaxDigits significant
+// digits is written with all of them, however large or small; any other
+// value is written as the float64 nearest to it, in the fewest digits
+// that convert back to that float64, as strconv.FormatFloat(f, 'e', -1, 64)
+// chooses them, and in the same two forms. Zero is 0, never -0.
+//
+// The rule is the reader's: a model reads every digit, and should not
+// have to move a point 25 places to read an integer, nor count 400 zeros.
+// JavaScript's form for numbers, a power of ten below 1e-6 and from 1e21
+// on, suits a float64's 17 digits, not an exact value's hundred.
 func (v *Value) String() string {
 	s, _ := v.decimal()
 	return s
@@ -40,18 +48,18 @@ func (v *Value) Exact() bool {
 func (v *Value) decimal() (string, bool) {
 	if v.exact {
 		if neg, digits, exp, ok := expansion(v.rat); ok {
-			return asJSON(neg, digits, exp), true
+			return written(neg, digits, exp), true
 		}
 	}
 	f := v.float64()
 	if f == 0 {
 		return "0", false
 	}
-	// 'e' gives the shortest digits as d.ddde±XX, which asJSON rewrites.
+	// 'e' gives the shortest digits as d.ddde±XX, which written rewrites.
 	s := strconv.FormatFloat(math.Abs(f), 'e', -1, 64)
 	mantissa, exponent, _ := strings.Cut(s, "e")
 	exp, _ := strconv.Atoi(exponent) // FormatFloat wrote it: "+05", "-300"
-	return asJSON(f < 0, strings.Replace(mantissa, ".", "", 1), exp), false
+	return written(f < 0, strings.Replace(mantissa, ".", "", 1), exp), false
 }
 
 // expansion returns the decimal expansion of r as its sign, significant
@@ -102,31 +110,37 @@ func log5(x *big.Int) (b int, ok bool) {
 	return 0, false
 }
 
-// asJSON writes ±d.ddd × 10^exp as JSON writes a float64, as
-// encoding/json and JavaScript do: with a point when 1e-6 ≤ |x| < 1e21,
-// and otherwise as d.ddde±n, the exponent without leading zeros.
-func asJSON(neg bool, digits string, exp int) string {
-	var b strings.Builder
+// written writes ±d.ddd × 10^exp, for significant digits d.ddd without
+// trailing zeros, as String describes: plain, unless the significand and
+// power of ten are shorter. The plain form's length is counted before it
+// is written, so that 1e+1000 never costs a thousand zeros.
+func written(neg bool, digits string, exp int) string {
+	sign := ""
 	if neg {
-		b.WriteByte('-')
+		sign = "-"
+	}
+	scientific := digits[:1]
+	if len(digits) > 1 {
+		scientific += "." + digits[1:]
+	}
+	if exp >= 0 {
+		scientific += "e+" + strconv.Itoa(exp)
+	} else {
+		scientific += "e" + strconv.Itoa(exp)
+	}
+	// The plain form is the digits, the zeros that place them (0.00ddd,
+	// ddd00), and a point unless the value is an integer.
+	plain := len(digits) + max(-exp, exp+1-len(digits), 0)
+	if exp < len(digits)-1 {
+		plain++
 	}
 	switch {
-	case exp < -6 || exp >= 21:
-		b.WriteString(digits[:1])
-		if len(digits) > 1 {
-			b.WriteString("." + digits[1:])
-		}
-		b.WriteString("e")
-		if exp > 0 {
-			b.WriteByte('+')
-		}
-		b.WriteString(strconv.Itoa(exp))
-	case exp < 0: // 0.000ddd
-		b.WriteString("0." + strings.Repeat("0", -exp-1) + digits)
-	case exp+1 >= len(digits): // ddd000
-		b.WriteString(digits + strings.Repeat("0", exp+1-len(digits)))
-	default: // dd.ddd
-		b.WriteString(digits[:exp+1] + "." + digits[exp+1:])
+	case len(scientific) < plain:
+		return sign + scientific
+	case exp < 0: // 0.00ddd
+		return sign + "0." + strings.Repeat("0", -exp-1) + digits
+	case exp+1 >= len(digits): // ddd00
+		return sign + digits + strings.Repeat("0", exp+1-len(digits))
 	}
-	return b.String()
+	return sign + digits[:exp+1] + "." + digits[exp+1:] // dd.ddd
 }

@@ -35,27 +35,38 @@ with more, each step is rounded, not the expression as a whole, and
 2^0.5's float64. An approximate value is never 0 unless it is 0.
 
 Value.String writes every digit of an exact value whose decimal expansion
-ends within MaxDigits significant digits (0.3, 121932631112635269, 1e-30),
-and any other value as the float64 nearest to it (1/3 is
-0.3333333333333333); Value.Exact says which. Eval's documentation has the
-rules in full.
+ends within MaxDigits significant digits (0.3, 121932631112635269, 1e+400,
+1e-30), and any other value as the float64 nearest to it (1/3 is
+0.3333333333333333), in its shortest digits; Value.Exact says which. Either
+way it writes the shorter of two forms, plain on a tie: plain digits with
+a point, -10000000000000000000000001 and 1180591620717411303424.125, or a
+significand and a power of ten, 1e+400 and 1e-30, so that a reader need
+neither move a point 25 places nor count 400 zeros. Eval's documentation
+has the rules in full.
 
 # Bounds
 
-Every bound, and what happens past it:
+Every bound, and what happens past it. Exact values are bounded by exact
+arithmetic's own limits, in both directions alike, not by float64's
+range: 1e400 and 1e-400 are both exact, and written so.
 
 	MaxLength, 10,000 characters   Parse refuses the expression: ErrTooLong
 	MaxDepth, 200 levels           Parse refuses the expression: ErrTooDeep
 	MaxBits, 4,096 bits a part     a value goes on approximate, its nearest float64
 	MaxDigits, 100 digits          String writes the nearest float64, and Exact is false
-	about ±1.8e308, float64's      Eval refuses a number or result past it, exact or not:
+	about ±1.8e308, float64's      Eval refuses an approximate number or result past it:
 	largest                        ErrNotFinite
-	about 4.9e-324, float64's      Eval refuses an approximate number or result that
-	least                          float64 would round to 0: ErrUnderflow
+	about 4.9e-324, float64's      Eval refuses an approximate number or result, not 0,
+	least                          that float64 would round to 0: ErrUnderflow
+	MaxDigits and float64's range  Eval refuses an exact result whose expansion does not
+	                               end within MaxDigits and whose nearest float64 is 0
+	                               or ±Inf (1e-400/3, 10^400/3): ErrUnderflow or
+	                               ErrNotFinite, alike
 	maxWork, about 2 ms of work    Eval refuses the next number or operator: ErrTooCostly
 
 No bound makes an answer approximate, or less accurate, to save time:
-past maxWork an expression is refused, not finished in float64.
+past maxWork an expression is refused, not finished in float64. Errors
+quote the expression as written, never an operand rounded to float64.
 
 # Grammar
 

@@ -80,6 +80,17 @@ func visible(rs []rune) string {
 // quote returns s in single quotes, as messages show source text: '2.50'.
 func quote(s string) string { return "'" + shorten(s) + "'" }
 
+// asWritten returns n's text as written, for a message: on one line, and
+// shortened.
+func asWritten(n Node) string {
+	return shorten(strings.Map(func(r rune) rune {
+		if r == '\t' || r == '\n' || r == '\r' {
+			return ' '
+		}
+		return r
+	}, n.written()))
+}
+
 // shorten cuts s at 40 bytes, so that 10,000 digits cannot swamp a message.
 func shorten(s string) string {
 	if len(s) <= 40 {

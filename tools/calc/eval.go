@@ -6,6 +6,7 @@
 package calc
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -46,17 +47,24 @@ import (
 //     about 2^-1500 of halfway between two float64s, such as
 //     ((1+2^-53)^2+2^-1530)^0.5.
 //
-// Every value on the way must be finite in float64, exact ones too, so
-// that both kinds refuse the same things: a number or result beyond about
-// ±1.8e308 (1e400, 1e308*10, 2^100000), 0^-1 and (-8)^0.5 are each an
-// *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included, one
-// wrapping ErrDivisionByZero, at the number or operator responsible.
-// A value too small for float64 is not refused while it is exact: 1e-400
-// is exact, and written so. But an approximate value is never 0 unless it
-// is 0: a number or result that float64 would round to 0 is an *Error
-// wrapping ErrUnderflow (1e-2000, (2/3)^3000, 2^0.5 * 1e-324), lest a
-// later division by it report a division by zero, or a product with a
-// large value be 0.
+// Exact values are bounded by exact arithmetic's own limits, not by
+// float64's range: MaxBits, above and below the line, so that 1e400 and
+// 1e-400 are exact alike, and MaxDigits, to be written. Approximate values
+// are float64s, and must be finite: a number or result past about
+// ±1.8e308 (1e2000, 2^100000, 2^0.5 * 1e308 * 10), 0^-1 and (-8)^0.5 are
+// each an *Error wrapping ErrNotFinite, and a zero divisor, 0/0 included,
+// one wrapping ErrDivisionByZero, at the number or operator responsible.
+// An approximate value is never 0 unless it is 0: a number or result that
+// float64 would round to 0 is an *Error wrapping ErrUnderflow (1e-2000,
+// (2/3)^3000, 2^0.5 * 1e-324), lest a later division by it report a
+// division by zero, or a product with a large value be 0.
+//
+// An exact result that String cannot write, its expansion not ending
+// within MaxDigits, is written as its nearest float64; if that is 0 or
+// ±Inf (1e-400/3, 10^400/3, 2^1024), the result is refused, an *Error
+// wrapping ErrUnderflow or ErrNotFinite alike, rather than written as a
+// value it is not. Errors quote the expression as written, never an
+// operand rounded to float64.
 //
 // Eval recurses once per level of the tree. A chain such as 1+1+…+1 is as
 // deep as it is long, but MaxLength holds it to 5,000 operators.
@@ -66,12 +74,10 @@ func Eval(n Node) (*Value, error) {
 	if err := e.eval(v, n); err != nil {
 		return nil, err
 	}
-	if _, written := v.decimal(); !written && !v.isZero() && v.float64() == 0 {
-		// Exact, tiny, and with no end to its decimal expansion (1e-400/3):
-		// String would write its nearest float64, 0.
-		return nil, errorAt(pos(n.offset()), ErrUnderflow, "the result is not 0, but too small to write: its "+
-			"decimal expansion does not end within %d significant digits, and float64, whose least value is about 4.9e-324, "+
-			"would round it to 0", MaxDigits)
+	if _, written := v.decimal(); !written && v.exact {
+		if f := v.float64(); f == 0 || math.IsInf(f, 0) {
+			return nil, unwritable(n, v, f)
+		}
 	}
 	return v, nil
 }
@@ -107,15 +113,21 @@ func (e *evaluator) eval(v *Value, n Node) error {
 		if e.spent() {
 			return tooCostly(n.pos)
 		}
-		e.number(v, n.Text)
-		if !v.exact && v.float == 0 { // a number read approximately is not 0
-			return errorAt(n.pos, ErrUnderflow, "the number %s is too small: it is not 0, but exact arithmetic "+
-				"cannot hold it (it would need more than %d bits), and float64, whose least value is about "+
-				"4.9e-324, would round it to 0", shorten(n.Text), MaxBits)
+		e.number(v, n.Text())
+		if v.exact {
+			return nil
 		}
-		if !e.finite(v) {
-			return errorAt(n.pos, ErrNotFinite,
-				"the number %s is not finite in float64, whose limit is about 1.8e308", shorten(n.Text))
+		// Read approximately: a number that is not 0 is never read as 0,
+		// and none is ±Inf.
+		unread := fmt.Sprintf("exact arithmetic does not read it (it has more than %d significant digits, "+
+			"or needs more than %d bits above or below the line)", MaxBits/3, MaxBits)
+		switch {
+		case v.float == 0:
+			return errorAt(n.pos, ErrUnderflow, "the number %s is too small: it is not 0, but %s, and float64, "+
+				"whose least value is about 4.9e-324, would round it to 0", shorten(n.Text()), unread)
+		case math.IsInf(v.float, 0):
+			return errorAt(n.pos, ErrNotFinite, "the number %s is too large: %s, and float64 "+
+				"holds nothing beyond about ±1.8e308", shorten(n.Text()), unread)
 		}
 		return nil
 	case *unaryNode:
@@ -150,7 +162,9 @@ func (e *evaluator) get() *Value {
 func (e *evaluator) put(v *Value) { e.spare = append(e.spare, v) }
 
 // apply sets x to x n.Op y, or returns an error, leaving x as it was, for
-// a division by zero or a result that is not finite in float64.
+// a division by zero or an approximate result that is ±Inf, NaN, or 0
+// where the exact result is not. An exact result is not a float64, and
+// float64's range does not bound it.
 //
 // Here, and in number for numbers, is the rule of exactness: the result is
 // exact when both operands are and exactly can compute it, which it cannot
@@ -175,8 +189,7 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 		return tooCostly(n.pos)
 	}
 	if n.Op == '/' && y.isZero() {
-		return errorAt(n.pos, ErrDivisionByZero,
-			"division by zero in %s / %s; a divisor must not be zero", x.format(), y.format())
+		return errorAt(n.pos, ErrDivisionByZero, "division by zero in %s; a divisor must not be zero", operation(n))
 	}
 	// An approximate result is never 0 unless it is 0, lest a later
 	// division by it report a division by zero, or a product with a large
@@ -201,8 +214,8 @@ func (e *evaluator) apply(n *binaryNode, x, y *Value) error {
 		}
 		z.setFloat(f) // rounded once, to go on approximate
 	}
-	if !e.finite(z) {
-		return notFinite(n, x, y, e.float64(z))
+	if !z.exact && (math.IsInf(z.float, 0) || math.IsNaN(z.float)) {
+		return notFinite(n, x, y, z.float)
 	}
 	*x, *z = *z, *x // x takes the result, and the result x's memory, to reuse
 	return nil
@@ -261,17 +274,47 @@ func tooCostly(p pos) error {
 // underflow returns the error for a result of x n.Op y that is not 0,
 // but approximate, and that float64 rounds to 0.
 func underflow(n *binaryNode, x, y *Value) error {
-	return errorAt(n.pos, ErrUnderflow, "the result of %s %c %s is too small: it is not 0, but it is approximate "+
-		"(exact arithmetic holds fractions of at most %d bits above and below the line), "+
-		"and float64, whose least value is about 4.9e-324, would round it to 0", x.format(), n.Op, y.format(), MaxBits)
+	return errorAt(n.pos, ErrUnderflow, "the result of %s is too small: it is not 0, but it is approximate (%s), "+
+		"and float64, whose least value is about 4.9e-324, would round it to 0", operation(n), approximateBecause(n, x, y))
 }
 
-// notFinite returns the error for a result z of x n.Op y that is ±Inf in
-// float64.
+// notFinite returns the error for a result z of x n.Op y, approximate,
+// that is ±Inf or NaN in float64.
 func notFinite(n *binaryNode, x, y *Value, z float64) error {
-	return errorAt(n.pos, ErrNotFinite, "the result of %s %c %s is not finite (%s); "+
-		"float64 results must lie within about ±1.8e308",
-		x.format(), n.Op, y.format(), strconv.FormatFloat(z, 'g', -1, 64))
+	return errorAt(n.pos, ErrNotFinite, "the result of %s is not finite in float64 (%s): it is approximate (%s), "+
+		"and float64 holds nothing beyond about ±1.8e308", operation(n), strconv.FormatFloat(z, 'g', -1, 64),
+		approximateBecause(n, x, y))
+}
+
+// approximateBecause says, for a message, why the result of x n.Op y is
+// approximate.
+func approximateBecause(n *binaryNode, x, y *Value) string {
+	switch {
+	case !x.exact:
+		return "as " + asWritten(n.Left) + " is"
+	case !y.exact:
+		return "as " + asWritten(n.Right) + " is"
+	case n.Op == '^' && !y.rat.IsInt():
+		return fmt.Sprintf("the power is irrational, or its numerator or denominator would need more than %d bits", MaxBits)
+	}
+	return fmt.Sprintf("its numerator or denominator would need more than %d bits", MaxBits)
+}
+
+// unwritable returns the error for v, Eval's result on n: exact, but its
+// decimal expansion does not end within MaxDigits significant digits, and
+// its nearest float64, f, which String would write instead, is 0 or ±Inf.
+// It says by what power of ten to scale the expression to read its
+// leading digits: about the inverse of v's magnitude, which its parts'
+// lengths in bits give.
+func unwritable(n Node, v *Value, f float64) error {
+	sentinel, size, why := ErrUnderflow, "small", "float64, whose least value is about 4.9e-324, would round it to 0"
+	if f != 0 {
+		sentinel, size, why = ErrNotFinite, "large", "float64 holds nothing beyond about ±1.8e308"
+	}
+	magnitude := math.Round(float64(v.rat.Num().BitLen()-v.rat.Denom().BitLen()) * math.Log10(2))
+	return errorAt(pos(n.offset()), sentinel, "the result is exact, but too %s to write: its decimal expansion "+
+		"does not end within %d significant digits, and %s; multiply the expression by 1e%d to read its leading digits",
+		size, MaxDigits, why, int(-magnitude))
 }
 
 // neg sets v to -v.
@@ -283,5 +326,8 @@ func (v *Value) neg() {
 	}
 }
 
-// format writes v in a message, shortened as numbers as written are.
-func (v *Value) format() string { return shorten(v.String()) }
+// operation writes n as written, for a message: its operands as the
+// reader wrote them, about its operator: "(1+2^-1000) ^ (2^1010)".
+func operation(n *binaryNode) string {
+	return asWritten(n.Left) + " " + string(n.Op) + " " + asWritten(n.Right)
+}

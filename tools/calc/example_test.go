@@ -34,7 +34,7 @@ func ExampleEval() {
 // Evaluate parses and evaluates in one call. Its errors wrap sentinels that
 // errors.Is can test.
 func ExampleEvaluate() {
-	for _, expression := range []string{"-2^2", "2^-1", "3--3", "1 / (2 - 2)", "1e308 * 10", "1e-2000", strings.Repeat("(", 201)} {
+	for _, expression := range []string{"-2^2", "2^-1", "3--3", "1e308 * 10", "1 / (2 - 2)", "2^0.5 * 1e308 * 10", "1e-2000", strings.Repeat("(", 201)} {
 		v, _, err := calc.Evaluate(expression)
 		switch {
 		case errors.Is(err, calc.ErrDivisionByZero):
@@ -55,9 +55,10 @@ func ExampleEvaluate() {
 	// -2^2 = -4
 	// 2^-1 = 0.5
 	// 3--3 = 6
-	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / 0; a divisor must not be zero)
-	// 1e308 * 10: not finite (column 7: the result of 1e+308 * 10 is not finite (+Inf); float64 results must lie within about ±1.8e308)
-	// 1e-2000: too small (column 1: the number 1e-2000 is too small: it is not 0, but exact arithmetic cannot hold it (it would need more than 4096 bits), and float64, whose least value is about 4.9e-324, would round it to 0)
+	// 1e308 * 10 = 1e+309
+	// 1 / (2 - 2): division by zero (column 3: division by zero in 1 / (2 - 2); a divisor must not be zero)
+	// 2^0.5 * 1e308 * 10: not finite (column 15: the result of 2^0.5 * 1e308 * 10 is not finite in float64 (+Inf): it is approximate (as 2^0.5 * 1e308 is), and float64 holds nothing beyond about ±1.8e308)
+	// 1e-2000: too small (column 1: the number 1e-2000 is too small: it is not 0, but exact arithmetic does not read it (it has more than 1365 significant digits, or needs more than 4096 bits above or below the line), and float64, whose least value is about 4.9e-324, would round it to 0)
 	// (((((…: too deep (column 201: the expression nests more than 200 levels deep (each '(', sign and '^' adds one); simplify it)
 }
 
@@ -66,22 +67,24 @@ func ExampleEvaluate() {
 // when their value is. Exact reports whether String wrote it with every
 // digit; if not, String wrote its nearest float64.
 func ExampleValue_Exact() {
-	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "1/3", "8^(1/3)", "2^0.5", "10^-30"} {
+	for _, expression := range []string{"0.1 + 0.2", "123456789 * 987654321", "2^64", "-(10^25) - 1", "10^400", "1/3", "8^(1/3)", "2^0.5", "10^-30"} {
 		v, _, err := calc.Evaluate(expression)
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
-		fmt.Printf("%-22s = %-22s exact: %v\n", expression, v, v.Exact())
+		fmt.Printf("%-22s = %-27s exact: %v\n", expression, v, v.Exact())
 	}
 	// Output:
-	// 0.1 + 0.2              = 0.3                    exact: true
-	// 123456789 * 987654321  = 121932631112635269     exact: true
-	// 2^64                   = 18446744073709551616   exact: true
-	// 1/3                    = 0.3333333333333333     exact: false
-	// 8^(1/3)                = 2                      exact: true
-	// 2^0.5                  = 1.4142135623730951     exact: false
-	// 10^-30                 = 1e-30                  exact: true
+	// 0.1 + 0.2              = 0.3                         exact: true
+	// 123456789 * 987654321  = 121932631112635269          exact: true
+	// 2^64                   = 18446744073709551616        exact: true
+	// -(10^25) - 1           = -10000000000000000000000001 exact: true
+	// 10^400                 = 1e+400                      exact: true
+	// 1/3                    = 0.3333333333333333          exact: false
+	// 8^(1/3)                = 2                           exact: true
+	// 2^0.5                  = 1.4142135623730951          exact: false
+	// 10^-30                 = 1e-30                       exact: true
 }
 
 func ExampleError_Caret() {

@@ -2,8 +2,10 @@ package calc
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,15 +55,17 @@ func FuzzEval(f *testing.F) {
 	})
 }
 
-// checkValue checks a value Evaluate returned for input: it is finite in
-// float64; if it is exact, it is in lowest terms, with the float64 big.Rat
-// finds nearest to it, and if String says it exactly too, its digits are
-// that value's; and otherwise String writes the float64 nearest to it, in
-// its shortest form. (checkTruth checks the value itself.)
+// checkValue checks a value Evaluate returned for input: String writes it
+// in the shorter of its two forms (see checkForm); if it is exact, it is
+// in lowest terms, with the float64 big.Rat finds nearest to it, and if
+// String says it exactly, its digits are that value's, and otherwise that
+// float64 is finite and not 0; an approximate value is finite, and String
+// writes the float64 nearest to it, in its shortest digits. (checkTruth
+// checks the value itself.)
 func checkValue(t *testing.T, input string, v *Value) {
 	f := v.float64()
-	require.False(t, math.IsInf(f, 0) || math.IsNaN(f), "Evaluate(%q) = %v", input, f)
 	s := v.String()
+	checkForm(t, input, s)
 	if v.exact {
 		num, den := v.rat.Num(), v.rat.Denom()
 		require.True(t, den.Sign() > 0 && new(big.Int).GCD(nil, nil, num, den).Cmp(big.NewInt(1)) == 0,
@@ -77,13 +81,62 @@ func checkValue(t *testing.T, input string, v *Value) {
 			require.LessOrEqual(t, len(digits), MaxDigits, "Evaluate(%q).String() = %q", input, s)
 			return
 		}
+		require.False(t, want.Sign() != 0 && f == 0, "Evaluate(%q) = %v, written as its nearest float64, 0", input, want)
 	}
+	require.False(t, math.IsInf(f, 0) || math.IsNaN(f), "Evaluate(%q) = %v", input, f)
 	require.False(t, v.Exact(), "Evaluate(%q) is approximate, but Exact reports true", input)
 	g, err := strconv.ParseFloat(s, 64)
 	require.NoError(t, err, "Evaluate(%q).String() = %q", input, s)
 	require.Equal(t, math.Abs(f), math.Abs(g), "Evaluate(%q).String() = %q, but the value is %v", input, s, f)
 	require.Equal(t, len(mantissa(strconv.FormatFloat(math.Abs(f), 'e', -1, 64))), len(mantissa(strings.TrimLeft(strconv.FormatFloat(g, 'e', -1, 64), "-"))),
 		"Evaluate(%q).String() = %q, not the shortest form of %v", input, s, f)
+}
+
+// Value.String's two forms: plain digits with a point, and a significand
+// and a power of ten, each without a zero it can do without.
+var (
+	plainForm      = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]*[1-9])?$`)
+	scientificForm = regexp.MustCompile(`^-?([1-9])(?:\.([0-9]*[1-9]))?e([+-][1-9][0-9]*)$`)
+)
+
+// checkForm checks that s, Value.String's text for input, is in the
+// shorter of its two forms, plain on a tie: it writes s in the other
+// form, from s alone, and compares the lengths and the values.
+func checkForm(t *testing.T, input, s string) {
+	var other string
+	unsigned, neg := strings.CutPrefix(s, "-")
+	if m := scientificForm.FindStringSubmatch(s); m != nil {
+		exp, err := strconv.Atoi(m[3])
+		require.NoError(t, err, "Evaluate(%q).String() = %q", input, s)
+		r, ok := new(big.Rat).SetString(s)
+		require.True(t, ok, "Evaluate(%q).String() = %q, not a number", input, s)
+		other = r.FloatString(max(len(m[2])-exp, 0))
+		require.Less(t, len(s), len(other), "Evaluate(%q).String() = %q, not shorter than the plain %s", input, s, other)
+	} else {
+		require.Regexp(t, plainForm, s, "Evaluate(%q).String(): neither form", input)
+		whole, frac, _ := strings.Cut(unsigned, ".")
+		digits := strings.TrimLeft(whole+frac, "0")
+		exp := len(whole) - 1 - (len(whole+frac) - len(digits)) // the power of ten of the first significant digit
+		if whole == "0" {
+			exp = -(len(frac) - len(digits)) - 1
+		}
+		digits = strings.TrimRight(digits, "0")
+		if digits == "" {
+			return // 0
+		}
+		other = digits[:1]
+		if len(digits) > 1 {
+			other += "." + digits[1:]
+		}
+		other += fmt.Sprintf("e%+d", exp)
+		if neg {
+			other = "-" + other
+		}
+		require.LessOrEqual(t, len(s), len(other), "Evaluate(%q).String() = %q, longer than %s", input, s, other)
+	}
+	x, _ := new(big.Rat).SetString(s)
+	y, ok := new(big.Rat).SetString(other)
+	require.True(t, ok && x.Cmp(y) == 0, "Evaluate(%q).String() = %q: %s, in the other form, is not its value", input, s, other)
 }
 
 // mantissa returns s up to its exponent, if it has one.

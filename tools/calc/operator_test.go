@@ -112,7 +112,7 @@ func TestOperatorsEvaluate(t *testing.T) {
 			"exactly, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
 		assert.True(t, math.IsNaN(approximately(c, 1, 1)),
 			"approximately, in eval.go, has a case for '%c', which the table in operator.go lacks: add its row", c)
-		_, err := Eval(&binaryNode{Op: c, Left: &numberNode{Text: "6"}, Right: &numberNode{Text: "6"}})
+		_, err := Eval(&binaryNode{Op: c, Left: &numberNode{source: source{"6"}}, Right: &numberNode{source: source{"6"}}})
 		assert.ErrorContains(t, err, "unknown operator", "Eval of a binaryNode with Op '%c'", c)
 	}
 }

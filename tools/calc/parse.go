@@ -84,6 +84,7 @@ func (p *parser) term() (Node, error) { return p.chain(termLevel, p.unary) }
 // chain parses operands joined by the operators of level, grouping them
 // from the left: 2-3-4 is (2-3)-4.
 func (p *parser) chain(level int, operand func() (Node, error)) (Node, error) {
+	start := p.tok.pos
 	x, err := operand()
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (p *parser) chain(level int, operand func() (Node, error)) (Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		x = &binaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}
+		x = &binaryNode{pos: op.pos, source: source{p.since(start)}, Op: op.text[0], Left: x, Right: y}
 	}
 	return x, nil
 }
@@ -110,7 +111,7 @@ func (p *parser) unary() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &unaryNode{pos: sign.pos, Op: sign.text[0], X: x}, nil
+	return &unaryNode{pos: sign.pos, source: source{p.since(sign.pos)}, Op: sign.text[0], X: x}, nil
 }
 
 // power = operand [ power_op unary ] .
@@ -119,6 +120,7 @@ func (p *parser) unary() (Node, error) {
 // so '^' groups from the right: 2^3^2 is 2^(3^2). A sign before the base
 // takes the whole power: -2^2 is -(2^2).
 func (p *parser) power() (Node, error) {
+	start := p.tok.pos
 	x, err := p.operand()
 	if err != nil || !p.atOperator(powerLevel) {
 		return x, err
@@ -128,7 +130,7 @@ func (p *parser) power() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &binaryNode{pos: op.pos, Op: op.text[0], Left: x, Right: y}, nil
+	return &binaryNode{pos: op.pos, source: source{p.since(start)}, Op: op.text[0], Left: x, Right: y}, nil
 }
 
 // operand = number | "(" expression ")" .
@@ -136,7 +138,7 @@ func (p *parser) operand() (Node, error) {
 	switch t := p.tok; t.kind {
 	case tokenNumber:
 		p.next()
-		return &numberNode{pos: t.pos, Text: t.text}, nil
+		return &numberNode{pos: t.pos, source: source{t.text}}, nil
 	case tokenLeftParen:
 		x, err := p.nested(t, p.expression)
 		if err != nil {
@@ -146,12 +148,19 @@ func (p *parser) operand() (Node, error) {
 			return nil, p.unexpected(fmt.Sprintf("')' to close the '(' at column %d", t.column()))
 		}
 		p.next()
+		x.enclose(p.since(t.pos))
 		return x, nil
 	}
 	if p.tok.text == "*" && p.prev.text == "*" {
 		return nil, errorAt(p.tok.pos, nil, "expected a number or '(', found '*'; write powers with ^, as in 2^3")
 	}
 	return nil, p.unexpected("a number or '('")
+}
+
+// since returns the expression's text from start to the end of the token
+// just read: the source of the node read from start.
+func (p *parser) since(start pos) string {
+	return p.lex.input[start : int(p.prev.pos)+len(p.prev.text)]
 }
 
 // atOperator reports whether the current token is an operator of level.

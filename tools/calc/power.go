@@ -68,22 +68,21 @@ func (e *evaluator) power(z, x, y *big.Rat) bool {
 func (e *evaluator) approximatePower(n *binaryNode, z, x, y *Value, xf, yf *big.Rat) error {
 	switch {
 	case xf.Sign() == 0: // and y < 0: power computes the rest
-		return errorAt(n.pos, ErrNotFinite, "the result of %s ^ %s is not finite (+Inf); zero has no negative powers",
-			x.format(), y.format())
+		return errorAt(n.pos, ErrNotFinite, "the result of %s is not finite (+Inf); zero has no negative powers", operation(n))
 	case xf.Sign() < 0 && yf.Denom().Bit(0) == 0:
 		why := ""
 		if !y.exact {
 			why = "; an approximate exponent is a binary fraction, whose denominator is even"
 		}
-		return errorAt(n.pos, ErrNotFinite, "the result of %s ^ %s is not a real number (NaN); "+
+		return errorAt(n.pos, ErrNotFinite, "the result of %s is not a real number (NaN); "+
 			"a negative number has a real power only when the exponent, in lowest terms, has an odd denominator: "+
-			"(-8)^(1/3) is -2, (-8)^0.5 is not real%s", x.format(), y.format(), why)
+			"(-8)^(1/3) is -2, (-8)^0.5 is not real%s", operation(n), why)
 	}
 	f, ok := e.nearestPower(e.num.Abs(xf.Num()), xf.Denom(), yf.Num(), yf.Denom())
 	switch {
 	case !ok && !e.spent():
-		return errorAt(n.pos, ErrTooCostly, "the result of %s ^ %s is too costly to round: it lies so near halfway "+
-			"between two 64-bit floats that %d bits of precision do not tell which is nearer", x.format(), y.format(), lastPrecision)
+		return errorAt(n.pos, ErrTooCostly, "the result of %s is too costly to round: it lies so near halfway "+
+			"between two 64-bit floats that %d bits of precision do not tell which is nearer", operation(n), lastPrecision)
 	case !ok:
 		return tooCostly(n.pos)
 	case f == 0: // x^y is not 0, x being neither 0 nor 0 to a positive power here

@@ -27,8 +27,8 @@ const (
 func rounding(n Node) rounded {
 	switch n := n.(type) {
 	case *numberNode:
-		v, _ := strconv.ParseFloat(n.Text, 64)
-		digits := strings.Trim(n.Text, "0123456789") == ""
+		v, _ := strconv.ParseFloat(n.Text(), 64)
+		digits := strings.Trim(n.Text(), "0123456789") == ""
 		return rounded{v, roundoff(v), digits && math.Abs(v) < 1<<53}
 	case *unaryNode:
 		x := rounding(n.X)

@@ -17,13 +17,13 @@ import (
 // defines it, computed here apart from Eval, with math/big's own
 // arithmetic and algorithms unlike Eval's: a value is exact, a fraction,
 // while both operands are and the result is a fraction of at most MaxBits
-// bits a part; otherwise it is approximate, the float64 nearest to the
-// exact result of its operation on its operands as they are (an exact
-// operand being its fraction, an approximate one its float64), or an
-// error if that is ±Inf, or 0 where the exact result is not. That exact
-// result is kept, as a fraction where it is one and otherwise in big.Float
-// to some 300 bits, so that Eval's float64 can be checked to lie within
-// half an ulp of it.
+// bits a part, whatever its size in float64; otherwise it is approximate,
+// the float64 nearest to the exact result of its operation on its
+// operands as they are (an exact operand being its fraction, an
+// approximate one its float64), or an error if that is ±Inf, or 0 where
+// the exact result is not. That exact result is kept, as a fraction where
+// it is one and otherwise in big.Float to some 300 bits, so that Eval's
+// float64 can be checked to lie within half an ulp of it.
 type truth struct {
 	exact bool
 	rat   *big.Rat   // the value, when exact
@@ -46,7 +46,7 @@ func truthOf(n Node) truth {
 			return truth{exact: true, rat: v.rat}
 		}
 		tr := truth{float: v.float}
-		if r, ok := new(big.Rat).SetString(n.Text); ok {
+		if r, ok := new(big.Rat).SetString(n.Text()); ok {
 			tr.near = new(big.Float).SetPrec(2048).SetRat(r)
 		}
 		return tr
@@ -125,10 +125,7 @@ func combineTruth(op byte, x, y truth) truth {
 		panic(fmt.Sprintf("combineTruth has no case for '%c'", op))
 	}
 	if x.exact && y.exact && r.Num().BitLen() <= MaxBits && r.Denom().BitLen() <= MaxBits {
-		if f, _ := r.Float64(); math.IsInf(f, 0) {
-			return truth{err: ErrNotFinite}
-		}
-		return truth{exact: true, rat: r}
+		return truth{exact: true, rat: r} // beyond float64's range or not
 	}
 	return nearestTruth(new(big.Float).SetPrec(2048).SetRat(r), r)
 }
@@ -286,9 +283,12 @@ func checkTruth(t testing.TB, input string, tree Node, v *Value, err error) {
 	}
 	tr := truthOf(tree)
 	if tr.err == nil && tr.exact && tr.rat.Sign() != 0 {
-		if _, _, _, ends := expansion(tr.rat); !ends {
-			if f, _ := tr.rat.Float64(); f == 0 { // written as its nearest float64, 0: refused
+		if _, _, _, ends := expansion(tr.rat); !ends { // written as its nearest float64: refused if 0 or ±Inf
+			switch f, _ := tr.rat.Float64(); {
+			case f == 0:
 				tr.err = ErrUnderflow
+			case math.IsInf(f, 0):
+				tr.err = ErrNotFinite
 			}
 		}
 	}

@@ -134,29 +134,3 @@ func (v *Value) isZero() bool {
 func (v *Value) fits() bool {
 	return v.rat.Num().BitLen() <= MaxBits && v.rat.Denom().BitLen() <= MaxBits
 }
-
-// finite reports whether v is finite in float64: an approximate value that
-// is not ±Inf or NaN, or an exact one whose nearest float64 is not ±Inf.
-// Values too small for float64 are finite: they round to 0.
-func (m *arith) finite(v *Value) bool {
-	if !v.exact {
-		return !math.IsInf(v.float, 0) && !math.IsNaN(v.float)
-	}
-	// With n and d bits above and below the line, the value lies between
-	// 2^(n-d-1) and 2^(n-d+1), and float64 ends a little below 2^1024.
-	num, den := v.rat.Num(), v.rat.Denom()
-	switch e := num.BitLen() - den.BitLen(); {
-	case e <= 1022:
-		return true
-	case e >= 1025:
-		return false
-	}
-	// Its largest value is (2^53-1)·2^971, and halfway from there to 2^1024,
-	// at 2^1024 - 2^970 = (2^54-1)·2^970, rounding goes to the even, 2^1024,
-	// which is +Inf: |num| must be below den·(2^54-1)·2^970, which shifts
-	// and a subtraction compute, where a division would take four times as
-	// long.
-	m.s.Lsh(den, 970)
-	m.t.Lsh(&m.s, 54)
-	return num.CmpAbs(m.t.Sub(&m.t, &m.s)) < 0
-}

@@ -84,27 +84,6 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-// TestFinite checks arith.finite on exact values about float64's limit,
-// 2^1024 - 2^970, where rounding goes to +Inf, against big.Rat.Float64.
-func TestFinite(t *testing.T) {
-	limit := new(big.Int).Lsh(big.NewInt(1<<54-1), 970)
-	random := rand.New(rand.NewPCG(3, 4))
-	var m arith
-	for _, den := range []int64{1, 3, 7, 1 << 40, 1<<62 + 1} {
-		for _, delta := range []int64{-2, -1, 0, 1, 2, -random.Int64(), random.Int64()} {
-			// den·limit + delta, over den: within delta/den of the limit
-			num := new(big.Int).Mul(limit, big.NewInt(den))
-			num.Add(num, big.NewInt(delta))
-			for _, sign := range []int64{1, -1} {
-				r := new(big.Rat).SetFrac(new(big.Int).Mul(num, big.NewInt(sign)), big.NewInt(den))
-				f, _ := r.Float64()
-				v := &Value{exact: true, rat: r}
-				assert.Equal(t, !math.IsInf(f, 0), m.finite(v), "finite(%d·(2^1024 - 2^970) + %d, over %d), whose float64 is %v", sign, delta, den, f)
-			}
-		}
-	}
-}
-
 // TestFraction checks fraction, which writes an approximate value as the
 // fraction it is, against big.Rat.SetFloat64: signs, the subnormals, the
 // edges of float64's range, and random bit patterns.
