@@ -47,8 +47,9 @@
 // host sent, those of the lifecycle and of tools; and where a host lists
 // the server's tools, as it refuses one it was not given, not their names.
 //
-// -update writes the captures instead, and prints what changed for the
-// model (hosts/update does it after moving the pins). -waits measures how
+// -update writes the captures instead, if every check of the host passed,
+// and prints what changed for the model (hosts/update does it after moving
+// the pins). -waits measures how
 // long each host waits for a server that never answers (up to three
 // minutes a host), and checks the figure against the capture's; without
 // it the committed figure is kept. Every conversation but that one gives
@@ -434,8 +435,11 @@ for (const host of selected) {
   capture.shown &&= listsOfTools(capture.shown, toolList.map((t) => host.toolName(t.name)));
   const fresh = normalize(capture);
   if (update) {
-    writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");
-    await c.check(`captures/${host.name}.json written`, () => {});
+    // A capture of a run that failed a check would lack what failed.
+    await c.check(`captures/${host.name}.json written`, () => {
+      expect(!c.failed(), "not written: a check above failed");
+      writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");
+    });
     const changed = changes(committed ?? {}, fresh);
     console.log(changed.length === 0 ? `== ${host.title}: nothing changed for the model` : `== ${host.title}: what changed for the model`);
     for (const line of changed) console.log(`  ${line}`);
