@@ -23,7 +23,7 @@ import (
 
 const (
 	modulePath = "mcp-hello-tools" // checked, so that config never prints another module's directory
-	serverKey  = "hello-tools"     // hosts list the server, and name its log, under this key
+	serverKey  = "hello-tools"     // hosts list the server, and name its log, under this key; -name sets another
 	// startupTimeout is how long, in seconds, config asks a host that lets it
 	// be set to wait for a server that go run builds first: a cold build
 	// takes 45 s on an idle 2-core machine, three minutes under load.
@@ -35,6 +35,13 @@ const (
 // Without the shell's caches, the first start is a cold build longer than
 // hosts wait; without GOMODCACHE or GOPATH, go run fails outright.
 var goSettings = []string{"GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOFLAGS"}
+
+// noCgo goes into the configuration's env, and into the line config prints
+// to build the server before a host starts it. The go command builds with
+// cgo only if it finds a C compiler in PATH, and a host may pass no PATH:
+// the same source would build a second time, the standard library and
+// go-sdk with it, longer than hosts wait. The server needs no cgo.
+const noCgo = "CGO_ENABLED=0"
 
 // launch is how a host starts the server.
 type launch struct {
@@ -48,8 +55,16 @@ type launch struct {
 // with what config prints.
 type host struct {
 	key, name string
-	write     func(w io.Writer, l launch, goRun bool) error
+	write     func(w io.Writer, e entry) error
 	todo      string
+}
+
+// An entry is what config prints for a host: the server's key in the
+// host's configuration, and how to start it.
+type entry struct {
+	key   string
+	goRun bool // the launch is go run, which compiles before it serves
+	launch
 }
 
 // hosts are the hosts config knows: the one list of them, which config's
@@ -82,19 +97,21 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet(name+" config", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	binary := flags.String("binary", "", "configure the built server at `path` instead of go run of this checkout")
+	key := flags.String("name", serverKey, "list the server under `key` in the host's configuration")
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage:\n\n\t%s config HOST [-binary PATH]\n\n"+
+		fmt.Fprintf(stderr, "Usage:\n\n\t%s config HOST [-binary PATH] [-name KEY]\n\n"+
 			"Prints the configuration that makes HOST start this server, with absolute paths.\n"+
 			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
 	// The flag may come before HOST or after it.
+	// The flags may come before HOST or after it.
 	err := flags.Parse(args)
-	key := flags.Arg(0)
-	if err == nil && key != "" {
+	hostKey := flags.Arg(0)
+	if err == nil && hostKey != "" {
 		err = flags.Parse(flags.Args()[1:])
 	}
-	i := slices.IndexFunc(hosts, func(h host) bool { return h.key == key })
+	i := slices.IndexFunc(hosts, func(h host) bool { return h.key == hostKey })
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		return nil
@@ -103,83 +120,107 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	case flags.NArg() > 0:
 		flags.Usage()
 		return fmt.Errorf("config: unexpected argument %s", quote(flags.Arg(0)))
-	case key == "":
+	case hostKey == "":
 		flags.Usage()
 		return errors.New("config: name a host: " + list)
 	case i < 0:
 		flags.Usage()
-		return fmt.Errorf("config: unknown host %s; want one of %s", quote(key), list)
+		return fmt.Errorf("config: unknown host %s; want one of %s", quote(hostKey), list)
+	case !validKey(*key):
+		return fmt.Errorf("config: -name %s: want 1 to %d letters, digits, '-' or '_', as hosts take in a tool's name", quote(*key), maxKey)
 	}
 
 	l, err := serverLaunch(*binary)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	if err := hosts[i].write(stdout, l, *binary == ""); err != nil {
+	if err := hosts[i].write(stdout, entry{*key, *binary == "", l}); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "\n%s\nIf the server does not appear, see docs/troubleshooting.md for its log.\n", hosts[i].todo)
 	if *binary == "" {
 		fmt.Fprintf(stderr, "go run compiles before the server starts, longer than most hosts wait the first time:\n"+
-			"after changing the code, build it once yourself before the host starts the server:\n\t%s -C %s run . -version\n",
-			shellQuote(l.Command), shellQuote(l.Args[1]))
+			"after changing the code, build it once yourself, as the host will, before the host starts the server:\n\t%s\n",
+			warmUp(l))
 	}
 	return nil
 }
 
+// warmUp returns the shell line that builds what the host will start, with
+// noCgo as in the configuration's env, and runs it with -version.
+func warmUp(l launch) string {
+	line := noCgo
+	for _, word := range append([]string{l.Command}, l.Args...) {
+		line += " " + shellQuote(word)
+	}
+	return line + " -version"
+}
+
+// maxKey is the longest key -name takes: a host puts it in front of each
+// tool's name (mcp__KEY__calculate), and model APIs take names of 64
+// characters at most.
+const maxKey = 32
+
+// validKey reports whether key is one a host takes: 1 to maxKey ASCII
+// letters, digits, '-' or '_'.
+func validKey(key string) bool {
+	return len(key) > 0 && len(key) <= maxKey && strings.Trim(key,
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") == ""
+}
+
 // mcpServers writes the configuration of Claude Desktop, Cursor and Gemini
 // CLI: the server under "mcpServers".
-func mcpServers(w io.Writer, l launch, _ bool) error {
-	return writeJSON(w, map[string]any{"mcpServers": map[string]launch{serverKey: l}})
+func mcpServers(w io.Writer, e entry) error {
+	return writeJSON(w, map[string]any{"mcpServers": map[string]launch{e.key: e.launch}})
 }
 
 // vscodeServers writes VS Code's: the server, of type stdio, under "servers".
-func vscodeServers(w io.Writer, l launch, _ bool) error {
+func vscodeServers(w io.Writer, e entry) error {
 	type server struct {
 		Type string `json:"type"`
 		launch
 	}
-	return writeJSON(w, map[string]any{"servers": map[string]server{serverKey: {"stdio", l}}})
+	return writeJSON(w, map[string]any{"servers": map[string]server{e.key: {"stdio", e.launch}}})
 }
 
 // copilotServers writes Copilot CLI's: the server, of type local, with
 // every tool allowed, under "mcpServers".
-func copilotServers(w io.Writer, l launch, _ bool) error {
+func copilotServers(w io.Writer, e entry) error {
 	type server struct {
 		Type string `json:"type"`
 		launch
 		Tools []string `json:"tools"`
 	}
-	return writeJSON(w, map[string]any{"mcpServers": map[string]server{serverKey: {"local", l, []string{"*"}}}})
+	return writeJSON(w, map[string]any{"mcpServers": map[string]server{e.key: {"local", e.launch, []string{"*"}}}})
 }
 
 // claudeMCPAdd writes Claude Code's command that adds the server. The name
 // comes before --env, which takes every word after it up to "--".
-func claudeMCPAdd(w io.Writer, l launch, _ bool) error {
-	cmd := "claude mcp add --scope user " + serverKey
-	for _, k := range slices.Sorted(maps.Keys(l.Env)) {
-		cmd += " --env " + shellQuote(k+"="+l.Env[k])
+func claudeMCPAdd(w io.Writer, e entry) error {
+	cmd := "claude mcp add --scope user " + e.key
+	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
+		cmd += " --env " + shellQuote(k+"="+e.Env[k])
 	}
-	for _, word := range append([]string{"--", l.Command}, l.Args...) {
+	for _, word := range append([]string{"--", e.Command}, e.Args...) {
 		cmd += " " + shellQuote(word)
 	}
 	_, err := fmt.Fprintln(w, cmd)
 	return err
 }
 
-// codexTable writes Codex's TOML table [mcp_servers.hello-tools]. Without
+// codexTable writes Codex's TOML table [mcp_servers.KEY]. Without
 // required, codex exec does not wait for the server before the model's turn.
-func codexTable(w io.Writer, l launch, goRun bool) error {
+func codexTable(w io.Writer, e entry) error {
 	type server struct {
 		launch
 		Required       bool `toml:"required"`
 		StartupTimeout int  `toml:"startup_timeout_sec,omitempty"` // Codex's default: 30
 	}
-	s := server{launch: l, Required: true}
-	if goRun {
+	s := server{launch: e.launch, Required: true}
+	if e.goRun {
 		s.StartupTimeout = startupTimeout
 	}
-	data, err := toml.Marshal(map[string]map[string]server{"mcp_servers": {serverKey: s}})
+	data, err := toml.Marshal(map[string]map[string]server{"mcp_servers": {e.key: s}})
 	if err != nil {
 		return err
 	}
@@ -198,7 +239,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // serverLaunch returns how a host is to start the server: the built server
-// at binary if given, else "GO -C DIR run ." with goSettings as they are now,
+// at binary if given, else "GO -C DIR run ." with goSettings as they are now
+// and noCgo,
 // where GO is the go command in PATH and DIR the module root of the working
 // directory (under go run, this program is a temporary file). Each string
 // is one a terminal shows as it is.
@@ -262,6 +304,8 @@ func findServer(binary string) (launch, error) {
 	}
 	gomod := env["GOMOD"]
 	maps.DeleteFunc(env, func(k, v string) bool { return k == "GOMOD" || v == "" })
+	k, v, _ := strings.Cut(noCgo, "=")
+	env[k] = v
 	const elsewhere = "run config in the " + modulePath + " checkout, or give a built server with -binary"
 	if gomod == "" || gomod == os.DevNull {
 		return launch{}, errors.New("the working directory is not in a Go module; " + elsewhere)
@@ -279,12 +323,14 @@ func findServer(binary string) (launch, error) {
 // printable returns an error, quoting s inert, if s is not UTF-8 (a host
 // reads its configuration as UTF-8, and would look for another path) or
 // holds a character a terminal acts on rather than shows: C0 and C1
-// controls, such as ESC, and bidirectional overrides, such as U+202E.
+// controls, such as ESC, bidirectional overrides, such as U+202E, and the
+// line and paragraph separators. Spaces of every kind are shown as they
+// are (U+00A0, and U+202F, which macOS puts in a screenshot's name).
 func printable(s string) error {
 	switch {
 	case !utf8.ValidString(s):
 		return fmt.Errorf("%s is not UTF-8, as a host's configuration must be", quote(s))
-	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0:
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) >= 0:
 		return fmt.Errorf("%s holds a control or formatting character, which a terminal would act on", quote(s))
 	}
 	return nil

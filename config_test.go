@@ -64,6 +64,12 @@ func TestFlags(t *testing.T) {
 // claude mcp add command.
 func parseConfig(t *testing.T, client, out string) launch {
 	t.Helper()
+	return parseEntry(t, client, serverKey, out)
+}
+
+// parseEntry extracts the launch of the server listed under key.
+func parseEntry(t *testing.T, client, key, out string) launch {
+	t.Helper()
 	var l launch
 	switch client {
 	case "claude-desktop", "cursor", "gemini":
@@ -71,8 +77,8 @@ func parseConfig(t *testing.T, client, out string) launch {
 			MCPServers map[string]launch `json:"mcpServers"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config %s output:\n%s", client, out)
-		require.Contains(t, cfg.MCPServers, serverKey, "config %s output:\n%s", client, out)
-		l = cfg.MCPServers[serverKey]
+		require.Contains(t, cfg.MCPServers, key, "config %s output:\n%s", client, out)
+		l = cfg.MCPServers[key]
 	case "copilot":
 		var cfg struct {
 			MCPServers map[string]struct {
@@ -82,10 +88,10 @@ func parseConfig(t *testing.T, client, out string) launch {
 			} `json:"mcpServers"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config copilot output:\n%s", out)
-		require.Contains(t, cfg.MCPServers, serverKey, "config copilot output:\n%s", out)
-		assert.Equal(t, "local", cfg.MCPServers[serverKey].Type)
-		assert.Equal(t, []string{"*"}, cfg.MCPServers[serverKey].Tools)
-		l = cfg.MCPServers[serverKey].launch
+		require.Contains(t, cfg.MCPServers, key, "config copilot output:\n%s", out)
+		assert.Equal(t, "local", cfg.MCPServers[key].Type)
+		assert.Equal(t, []string{"*"}, cfg.MCPServers[key].Tools)
+		l = cfg.MCPServers[key].launch
 	case "codex":
 		var cfg struct {
 			MCPServers map[string]struct {
@@ -96,9 +102,9 @@ func parseConfig(t *testing.T, client, out string) launch {
 		// Pasted after a table of the user's own, and another server's.
 		file := "[mcp_servers]\n\n[mcp_servers.other]\ncommand = \"x\"\n\n" + out
 		require.NoError(t, toml.Unmarshal([]byte(file), &cfg), "config codex output:\n%s", out)
-		require.Contains(t, cfg.MCPServers, serverKey, "config codex output:\n%s", out)
-		assert.True(t, cfg.MCPServers[serverKey].Required, "config codex: required")
-		l = cfg.MCPServers[serverKey].launch
+		require.Contains(t, cfg.MCPServers, key, "config codex output:\n%s", out)
+		assert.True(t, cfg.MCPServers[key].Required, "config codex: required")
+		l = cfg.MCPServers[key].launch
 	case "vscode":
 		var cfg struct {
 			Servers map[string]struct {
@@ -107,13 +113,13 @@ func parseConfig(t *testing.T, client, out string) launch {
 			} `json:"servers"`
 		}
 		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config vscode output:\n%s", out)
-		require.Contains(t, cfg.Servers, serverKey, "config vscode output:\n%s", out)
-		assert.Equal(t, "stdio", cfg.Servers[serverKey].Type)
-		l = cfg.Servers[serverKey].launch
+		require.Contains(t, cfg.Servers, key, "config vscode output:\n%s", out)
+		assert.Equal(t, "stdio", cfg.Servers[key].Type)
+		l = cfg.Servers[key].launch
 	case "claude-code":
 		words := shellSplit(t, strings.TrimSuffix(out, "\n"))
 		// The name comes before --env, which takes every word up to "--".
-		prefix := []string{"claude", "mcp", "add", "--scope", "user", serverKey}
+		prefix := []string{"claude", "mcp", "add", "--scope", "user", key}
 		require.Greater(t, len(words), len(prefix), "config claude-code output: %s", out)
 		require.Equal(t, prefix, words[:len(prefix)], "config claude-code output: %s", out)
 		words = words[len(prefix):]
@@ -193,7 +199,9 @@ func TestConfigGoRun(t *testing.T) {
 			for _, k := range []string{"GOMODCACHE", "GOCACHE", "GOPROXY"} {
 				assert.Equal(t, goEnv(t, k), l.Env[k], "config %s: env %s, as the go command sees it", client, k)
 			}
-			assert.Contains(t, stderr.String(), "run . -version", "config %s tells to build first", client)
+			assert.Equal(t, "0", l.Env["CGO_ENABLED"], "config %s: env CGO_ENABLED, whatever PATH the host passes", client)
+			assert.Contains(t, stderr.String(), "\t"+noCgo+" "+shellQuote(goCmd)+" -C "+shellQuote(moduleDir)+" run . -version\n",
+				"config %s tells to build first, as the host will", client)
 		})
 	}
 }
@@ -212,7 +220,11 @@ var hostVariables = []string{"HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER"}
 
 // TestConfigStartsServer starts the command config prints, as a host does:
 // under the variables a host passes and the configuration's env, and under
-// the configuration's env alone. Either way the server answers initialize.
+// the configuration's env alone (no PATH, so no C compiler). First it runs
+// the line config prints to build the server before a host starts it, as
+// the user's shell would, with no deadline: a cold build's speed decides
+// nothing. Then neither start builds anything again (go run -x shows no
+// compile or link), and the server answers initialize.
 func TestConfigStartsServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go run; skipped with -short")
@@ -223,9 +235,16 @@ func TestConfigStartsServer(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	require.NoError(t, runConfig([]string{"claude-desktop"}, &stdout, &stderr), "stderr:\n%s", &stderr)
 	l := parseConfig(t, "claude-desktop", stdout.String())
-	var configured []string
+	warm := regexp.MustCompile(`(?m)^\t(` + noCgo + ` .* -version)$`).FindStringSubmatch(stderr.String())
+	require.NotNil(t, warm, "config prints no line that builds the server first:\n%s", &stderr)
+	out, err := exec.Command("sh", "-c", warm[1]).CombinedOutput()
+	require.NoError(t, err, "the line config prints to build the server: %s\n%s", warm[1], cut(string(out), 2000))
+
+	configured := []string{"GOFLAGS=" + strings.TrimSpace(l.Env["GOFLAGS"]+" -x")} // -x: show what go run does
 	for k, v := range l.Env {
-		configured = append(configured, k+"="+v)
+		if k != "GOFLAGS" {
+			configured = append(configured, k+"="+v)
+		}
 	}
 	var host []string
 	for _, k := range hostVariables {
@@ -245,8 +264,18 @@ func TestConfigStartsServer(t *testing.T) {
 			require.True(t, ok, "%s %v under %v: no reply", l.Command, l.Args, env)
 			assert.Contains(t, reply, `"protocolVersion":"2025-11-25"`, "the server answers initialize")
 			assert.Equal(t, 0, p.wait(t, failAfter), "%s %v under %v: exit status", l.Command, l.Args, env)
+			assert.NotRegexp(t, `(?m)/(compile|link) `, p.stderr.String(),
+				"go run built the server again under %v, after the line config prints had built it", env)
 		})
 	}
+}
+
+// cut returns s cut to n bytes, for a failure message.
+func cut(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
 }
 
 func TestConfigBinary(t *testing.T) {
@@ -274,6 +303,35 @@ func TestConfigBinary(t *testing.T) {
 	}
 }
 
+// TestConfigName lists the server under another key, as a second server,
+// the learner's own, needs, in every host's configuration.
+func TestConfigName(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "my-server")
+	require.NoError(t, os.WriteFile(bin, []byte("not really a server"), 0o755))
+	for _, h := range hosts {
+		var stdout, stderr bytes.Buffer
+		args := []string{h.key, "-binary", bin, "-name", "my-server"}
+		require.NoError(t, runConfig(args, &stdout, &stderr), "config %q; stderr:\n%s", args, &stderr)
+		assert.Equal(t, launch{Command: bin, Args: []string{}}, parseEntry(t, h.key, "my-server", stdout.String()), "config %q", args)
+		assert.NotContains(t, stdout.String(), serverKey, "config %q", args)
+	}
+}
+
+// TestConfigSpaces: a path may hold spaces of any kind, which a terminal
+// shows as spaces: config prints it as it is (macOS names a screenshot
+// "Screenshot 2026-12-05 at 10.00.00\u202fAM").
+func TestConfigSpaces(t *testing.T) {
+	for _, space := range []string{" ", "\u00a0", "\u202f", "\u3000"} {
+		dir := filepath.Join(t.TempDir(), "a"+space+"b")
+		require.NoError(t, os.Mkdir(dir, 0o755))
+		bin := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(bin, []byte("not really a server"), 0o755))
+		var stdout, stderr bytes.Buffer
+		require.NoError(t, runConfig([]string{"cursor", "-binary", bin}, &stdout, &stderr), "config -binary %q", bin)
+		assert.Equal(t, bin, parseConfig(t, "cursor", stdout.String()).Command, "config -binary %q", bin)
+	}
+}
+
 func TestConfigErrors(t *testing.T) {
 	dir := t.TempDir()
 	tests := []struct {
@@ -287,11 +345,15 @@ func TestConfigErrors(t *testing.T) {
 		{"binary with ESC", []string{"vscode", "-binary", filepath.Join(dir, "a\x1b[2Jb")}, `"` + dir + `/a\x1b[2Jb" holds a control`},
 		{"binary with a C1 control", []string{"vscode", "-binary", filepath.Join(dir, "a\u009bb")}, `a\u009bb" holds a control`},
 		{"binary with a bidi override", []string{"vscode", "-binary", filepath.Join(dir, "a\u202eb")}, `a\u202eb" holds a control`},
+		{"binary with a line separator", []string{"vscode", "-binary", filepath.Join(dir, "a\u2028b")}, `a\u2028b" holds a control`},
 		{"binary not UTF-8", []string{"vscode", "-binary", filepath.Join(dir, "a\xffb")}, `a\xffb" is not UTF-8`},
 		{"two clients", []string{"vscode", "cursor"}, `unexpected argument "cursor"`},
 		{"missing binary", []string{"vscode", "-binary", filepath.Join(dir, "nothing")}, "go build -o"},
 		{"binary is a directory", []string{"vscode", "-binary", dir}, "is a directory"},
 		{"unknown flag", []string{"vscode", "-bin", "x"}, "not defined"},
+		{"empty name", []string{"vscode", "-name", ""}, `-name "": want 1 to 32 letters`},
+		{"name with a space", []string{"vscode", "-name", "my server"}, `-name "my server": want`},
+		{"name too long", []string{"vscode", "-name", strings.Repeat("a", maxKey+1)}, "want 1 to 32"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -391,6 +453,7 @@ func TestSampleConfigs(t *testing.T) {
 	for _, k := range goSettings[:4] {
 		assert.Contains(t, l.Env, k, "claude_desktop_config.json: env")
 	}
+	assert.Equal(t, noCgo, "CGO_ENABLED="+l.Env["CGO_ENABLED"], "claude_desktop_config.json: env")
 
 	vscode, err := os.ReadFile(filepath.Join(".vscode", "mcp.json"))
 	require.NoError(t, err)

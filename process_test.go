@@ -43,15 +43,15 @@ import (
 const runAsServer = "MCP_HELLO_TOOLS_RUN_AS_SERVER"
 
 func TestMain(m *testing.M) {
-	if os.Getenv(runAsServer) != "" {
+	switch {
+	case os.Getenv(runAsServer) != "":
 		main()
 		os.Exit(0)
+	case os.Getenv(runAsBare) != "":
+		serveBare()
+		os.Exit(0)
 	}
-	code := m.Run()
-	if hello.dir != "" {
-		_ = os.RemoveAll(hello.dir)
-	}
-	os.Exit(code)
+	os.Exit(m.Run())
 }
 
 // failAfter is how long a test waits for the server before it fails: a
@@ -89,8 +89,8 @@ type process struct {
 	err    error
 }
 
-// start starts cmd: the server (serverCommand), examples/hello
-// (helloCommand), or a command that runs one. Its standard error is kept,
+// start starts cmd: the server (serverCommand), the tools on go-sdk alone
+// (bareCommand), or a command that runs one. Its standard error is kept,
 // unless the test has set cmd.Stderr, and written to the test log if the
 // test fails; when the test ends, the process is killed if it has not
 // exited.
@@ -225,13 +225,18 @@ func (p *process) wait(t testing.TB, within time.Duration) int {
 	return p.cmd.ProcessState.ExitCode()
 }
 
-// dump has a Go process that has not exited write its goroutines to its
-// log, and exit.
+// dump has a server that has not exited write its goroutines to its log,
+// and exit. The go command (go run) is killed instead: its goroutines say
+// nothing of the server, and only bury the line that says what failed.
 func (p *process) dump() {
+	sig := syscall.SIGQUIT
+	if filepath.Base(p.cmd.Path) == "go" {
+		sig = syscall.SIGKILL
+	}
 	select {
 	case <-p.exited:
 	default:
-		_ = p.cmd.Process.Signal(syscall.SIGQUIT)
+		_ = p.cmd.Process.Signal(sig)
 		<-p.exited
 	}
 }
@@ -396,32 +401,40 @@ func TestBinaryToolCalls(t *testing.T) {
 			}
 			assert.ElementsMatch(t, toolNames(), names)
 
-			res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
-			assert.False(t, res.IsError)
-			assert.Equal(t, "héllo\n\"world\" \u2028 🎉", res.Content[0].(*mcp.TextContent).Text)
-
-			res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
-			assert.False(t, res.IsError)
-			assert.JSONEq(t, `{"result": "112.5", "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
-
-			res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
-			assert.True(t, res.IsError)
-			assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "division by zero")
-
-			before := time.Now().Unix()
-			res = callTool(t, session, "get_timestamp", map[string]any{"format": "unix", "timezone": "Europe/Paris"})
-			assert.False(t, res.IsError)
-			var ts struct {
-				Timestamp string `json:"timestamp"`
-				Timezone  string `json:"timezone"`
-				Unix      int64  `json:"unix"`
-			}
-			require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &ts))
-			assert.Equal(t, "Europe/Paris", ts.Timezone)
-			assert.Equal(t, fmt.Sprint(ts.Unix), ts.Timestamp)
-			assert.InDelta(t, before, ts.Unix, 5)
+			callEachTool(t, session)
 		})
 	}
+}
+
+// callEachTool calls each tool of the server through session, and checks
+// the answers: echo's text, calculate's result and its tool error, and
+// get_timestamp's instant, now.
+func callEachTool(t *testing.T, session *mcp.ClientSession) {
+	t.Helper()
+	res := callTool(t, session, "echo", map[string]any{"message": "héllo\n\"world\" \u2028 🎉"})
+	assert.False(t, res.IsError)
+	assert.Equal(t, "héllo\n\"world\" \u2028 🎉", res.Content[0].(*mcp.TextContent).Text)
+
+	res = callTool(t, session, "calculate", map[string]any{"expression": "2 * (3 + 4.5) ^ 2"})
+	assert.False(t, res.IsError)
+	assert.JSONEq(t, `{"result": "112.5", "exact": true, "parsed": "(2 * ((3 + 4.5) ^ 2))"}`, mustJSON(t, res.StructuredContent))
+
+	res = callTool(t, session, "calculate", map[string]any{"expression": "1/0"})
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Content[0].(*mcp.TextContent).Text, "division by zero")
+
+	before := time.Now().Unix()
+	res = callTool(t, session, "get_timestamp", map[string]any{"format": "unix", "timezone": "Europe/Paris"})
+	assert.False(t, res.IsError)
+	var ts struct {
+		Timestamp string `json:"timestamp"`
+		Timezone  string `json:"timezone"`
+		Unix      int64  `json:"unix"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(mustJSON(t, res.StructuredContent)), &ts))
+	assert.Equal(t, "Europe/Paris", ts.Timezone)
+	assert.Equal(t, fmt.Sprint(ts.Unix), ts.Timestamp)
+	assert.InDelta(t, before, ts.Unix, 5)
 }
 
 // TestBinaryStdoutIsProtocolOnly drives the server by hand, line by line,

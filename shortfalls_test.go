@@ -6,13 +6,12 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log"
 	"log/slog"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,41 +21,41 @@ import (
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/stdio"
+	"mcp-hello-tools/tools"
 )
 
-// The tests in this file feed the same lines to the smallest server,
-// examples/hello (go-sdk v1.8.0 alone: server.Run with mcp.StdioTransport),
-// and to this one (main.go, through internal/stdio), and show each
-// shortfall of go-sdk beside the guarantee that works around it. When
-// go-sdk fixes one, the hello half of its test fails, naming the part of
+// The tests in this file feed the same lines to the tools served as
+// examples/hello serves its own (go-sdk v1.8.0 alone: server.Run with
+// mcp.StdioTransport, bareCommand) and to this server (main.go, through
+// internal/stdio), and show each shortfall of go-sdk beside the guarantee
+// that works around it. When go-sdk fixes one, the bare half of its test
+// fails, naming the part of
 // the workaround to delete, as package.Name (TestProseNamesCode checks
 // that each name is declared, so that a rename cannot leave one stale).
 // The benchmarks at the end weigh what the workarounds cost: a call over
 // internal/stdio beside one over go-sdk's own transport.
 
-var hello struct {
-	once      sync.Once
-	dir, path string // TestMain removes dir
-	err       error
+// runAsBare, set in its environment, has the test binary serve the tools as
+// examples/hello serves greet: go-sdk alone, server.Run over
+// mcp.StdioTransport, nothing of internal/ (TestMain runs serveBare).
+const runAsBare = "MCP_HELLO_TOOLS_RUN_AS_BARE"
+
+// serveBare serves the tools on go-sdk alone, and exits as go-sdk's
+// examples do: with log.Fatal if Run fails.
+func serveBare() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bare", Version: "0.1.0"}, nil)
+	tools.Add(s, time.Now)
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
 }
 
-// helloCommand returns the command that runs examples/hello, built once.
-func helloCommand(t *testing.T) *exec.Cmd {
-	if testing.Short() {
-		t.Skip("builds examples/hello; skipped with -short")
-	}
-	hello.once.Do(func() {
-		if hello.dir, hello.err = os.MkdirTemp("", "hello-"); hello.err == nil {
-			hello.path = filepath.Join(hello.dir, "hello")
-			var out []byte
-			out, hello.err = exec.Command("go", "build", "-o", hello.path, "./examples/hello").CombinedOutput()
-			if hello.err != nil {
-				t.Logf("go build ./examples/hello:\n%s", out)
-			}
-		}
-	})
-	require.NoError(t, hello.err)
-	return exec.Command(hello.path)
+// bareCommand returns the command that runs the tools on go-sdk alone:
+// this test binary, run as serveBare. With -short, such tests are skipped.
+func bareCommand(t *testing.T) *exec.Cmd {
+	cmd := serverCommand(t)
+	cmd.Env = append(os.Environ(), runAsBare+"=1")
+	return cmd
 }
 
 // errorOf returns the code and message of a reply that is an error.
@@ -73,11 +72,11 @@ func errorOf(t *testing.T, line string) (int64, string) {
 // answers them; the fix lets go-sdk's own transport keep this one.
 func TestShortfallBadLine(t *testing.T) {
 	lines := []string{`not json`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}
-	replies, status := start(t, helloCommand(t)).converse(t, lines...)
+	replies, status := start(t, bareCommand(t)).converse(t, lines...)
 	if assert.Empty(t, replies, "go-sdk#1209 is fixed: go-sdk answers a line that is not JSON, and goes on. "+
 		"That deletes nothing: stdio.conn.readLoop reads lines for the limits, both eras, the drain and cancellation, "+
 		"and protocol.Decode must answer what go-sdk never sees; strike #1209 from internal/stdio's package doc") {
-		assert.Equal(t, 1, status, "hello's exit status")
+		assert.Equal(t, 1, status, "go-sdk alone: exit status")
 	}
 	replies, status = start(t, serverCommand(t)).converse(t, lines...)
 	require.Equal(t, 2, len(replies), "replies")
@@ -97,18 +96,18 @@ func TestShortfallRepliesAtEnd(t *testing.T) {
 	lines := []string{wireInit, wireInitialized,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"` + message + `"}}}`}
 
-	p := start(t, helloCommand(t))
+	p := start(t, bareCommand(t))
 	p.send(t, lines...)
 	p.closeInput(t)
-	select { // read only once hello has exited
+	select { // read only once it has exited
 	case <-p.exited:
 	case <-time.After(failAfter):
-		t.Fatal("go-sdk#1061 is fixed: hello waits for its client to read the reply at the end of input; " +
+		t.Fatal("go-sdk#1061 is fixed: go-sdk alone waits for its client to read the reply at the end of input; " +
 			"stdio.conn.drain need not wait for replies itself, but for go-sdk's sessions (keep stdio.GracePeriod: PR #1067 has none)")
 	}
 	out, err := io.ReadAll(p.stdout)
 	require.NoError(t, err)
-	assert.NotContains(t, string(out), message+`"}]}}`, "hello sent the echo's reply whole")
+	assert.NotContains(t, string(out), message+`"}]}}`, "go-sdk alone sent the echo's reply whole")
 
 	p = start(t, serverCommand(t))
 	p.send(t, lines...)
@@ -128,12 +127,12 @@ func TestShortfallCodeZero(t *testing.T) {
 		name string
 		cmd  *exec.Cmd
 		want int64
-	}{{"hello", helloCommand(t), 0}, {"this server", serverCommand(t), -32600}} {
+	}{{"go-sdk alone", bareCommand(t), 0}, {"this server", serverCommand(t), -32600}} {
 		replies, _ := start(t, server.cmd).converse(t, lines...)
 		require.Equal(t, 3, len(replies), "%s: replies", server.name)
 		for _, reply := range []string{replies[0], replies[2]} {
 			code, msg := errorOf(t, reply)
-			assert.Equal(t, server.want, code, "%s: %s (if hello's is not 0, go-sdk#976 is fixed: delete protocol.Handshake, "+
+			assert.Equal(t, server.want, code, "%s: %s (if go-sdk alone's is not 0, go-sdk#976 is fixed: delete protocol.Handshake, "+
 				"and the case of a second initialize in streamable.Handler.request)", server.name, msg)
 		}
 	}
@@ -146,7 +145,7 @@ func TestShortfallCodeZero(t *testing.T) {
 func TestShortfallDiscoverThenInitialize(t *testing.T) {
 	lines := []string{`{"jsonrpc":"2.0","id":0,"method":"server/discover","params":{"_meta":{` +
 		`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`, wireInit}
-	replies, _ := start(t, helloCommand(t)).converse(t, lines...)
+	replies, _ := start(t, bareCommand(t)).converse(t, lines...)
 	require.Equal(t, 2, len(replies), "replies")
 	assert.Contains(t, replies[1], `"error"`, "go-sdk answers initialize after server/discover: "+
 		"delete stdio.conn.modern, and hand every request to stdio.conn.legacy")
@@ -164,7 +163,7 @@ func TestShortfallWords(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":5}}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"calculate","arguments":{"expression":null}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"` + strings.Repeat("x", 100_000) + `"}}`}
-	replies, _ := start(t, helloCommand(t)).converse(t, lines...)
+	replies, _ := start(t, bareCommand(t)).converse(t, lines...)
 	require.Equal(t, 4, len(replies), "replies")
 	_, msg := errorOf(t, replies[1])
 	assert.Contains(t, msg, "CallToolParamsRaw", "go-sdk no longer names its Go types in a params error: if its words "+

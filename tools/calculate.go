@@ -41,7 +41,7 @@ Numbers are the values they write, and unary minus, {left} and ^ are computed ex
 
 An irrational power (2^0.5), and a value whose numerator or denominator would need more than {bits} bits, are 64-bit floats instead, as is everything computed from them: then exact is false, and each operation gives the 64-bit float nearest to its exact result on its operands as they are ((2^0.5)^2 gives 2.0000000000000004). exact is false too for a value whose decimal expansion does not end within {digits} significant digits: 1/3 gives 0.3333333333333333.
 
-result, exact or not, is the shorter of plain digits and digits with a power of ten, plain on a tie: 2^70 + 1/8 is 1180591620717411303424.125, 10^400 is 1e+400, 10^-30 is 1e-30.
+result, exact or not, is in plain digits (2^70 + 1/8 is 1180591620717411303424.125), unless they would need more than {zeros} zeros to place the point: then with a power of ten (10^400 is 1e+400, 10^-30 is 1e-30).
 
 Argument: expression (string, required), at most {length} characters and {depth} levels of nesting.
 Grammar: decimal numbers (12, 3.5, .5, 1e3, 2.5E-3); binary {left} with the usual precedence, left-associative; {right} for powers, right-associative and binding tighter than unary minus (-2^2 = -4, 2^3^2 = 512); unary + and -; parentheses. {remainder}Nothing else: no variables, functions, {lacking}commas, thousands separators or hexadecimal.
@@ -69,6 +69,7 @@ func describeCalculate() string {
 		"{right}", strings.Join(right, " "),
 		"{bits}", strconv.Itoa(calc.MaxBits),
 		"{digits}", strconv.Itoa(calc.MaxDigits),
+		"{zeros}", strconv.Itoa(calc.MaxZeros),
 		"{length}", strconv.Itoa(calc.MaxLength),
 		"{depth}", strconv.Itoa(calc.MaxDepth),
 		"{remainder}", remainder,

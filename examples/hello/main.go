@@ -1,18 +1,16 @@
-// Command hello is the smallest server here, on go-sdk alone: one tool
-// written inline and the repository's (tools.Add), served over stdio.
-// main.go serves them through internal/stdio instead, which keeps a
-// session alive where go-sdk v1.8.0 ends it or loses a reply
-// (shortfalls_test.go feeds both the same input).
+// Command hello is the smallest MCP server here, on go-sdk alone: one
+// tool, greet, served over stdio. It is the one to copy: the README's
+// "Your own server" makes a module of it. The server at the root serves
+// this repository's tools the same way, through internal/stdio, which
+// keeps a session alive where go-sdk v1.8.0 ends it or loses a reply
+// (shortfalls_test.go feeds go-sdk's transport and that one the same lines).
 package main
 
 import (
 	"context"
 	"log"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"mcp-hello-tools/tools"
 )
 
 // greetInput is greet's arguments: go-sdk infers their JSON Schema from
@@ -25,14 +23,18 @@ func greet(_ context.Context, _ *mcp.CallToolRequest, in greetInput) (*mcp.CallT
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello, " + in.Name + "!"}}}, nil, nil
 }
 
-func main() {
+// newServer returns the server with its tools, for main and main_test.go.
+func newServer() *mcp.Server {
 	server := mcp.NewServer(&mcp.Implementation{Name: "hello", Version: "0.1.0"}, nil)
 	// A tool is a name, a description for the model, and a typed handler.
 	mcp.AddTool(server, &mcp.Tool{Name: "greet", Description: "Greets someone by name."}, greet)
-	tools.Add(server, time.Now) // echo, get_timestamp and calculate, added the same way
+	return server
+}
+
+func main() {
 	// Run serves one session over standard input and output, one JSON-RPC
 	// message a line, until standard input ends; log on standard error.
-	if err := server.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := newServer().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
 	}
 }

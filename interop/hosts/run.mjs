@@ -19,7 +19,7 @@
 //     Claude Code runs it twice: with its tools deferred (the default) and
 //     without (ENABLE_TOOL_SEARCH=false).
 //  2. the same, configured as "go run . config HOST" prints it, after
-//     "go run . -version" has warmed the build.
+//     "CGO_ENABLED=0 go run . -version" has warmed the build, as config says.
 //  3. the server behind tap.mjs, which records what the host sends it
 //     first, the environment it passes, every line's time, and adds a tool
 //     the server does not have, so that a call of it gets the server's
@@ -282,9 +282,9 @@ const { tools: probeTools } = await serverOffers(probe);
 console.log(`== the server's tools/list: ${toolList.map((t) => t.name).join(", ")}; examples/hello's: ${helloTools.map((t) => t.name).join(", ")}`);
 
 // go run . config prints a command that builds before it serves: build
-// once first, as config advises.
-const warm = await run(goCommand, ["run", ".", "-version"], { env: process.env, cwd: root, timeout: 300_000 });
-console.log(`== go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
+// once first, as config advises, with CGO_ENABLED=0 as its env has it.
+const warm = await run(goCommand, ["run", ".", "-version"], { env: { ...process.env, CGO_ENABLED: "0" }, cwd: root, timeout: 300_000 });
+console.log(`== CGO_ENABLED=0 go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
 
 // attempt runs fn, and counts an error it throws as a failed check.
 async function attempt(c, what, fn) {
@@ -398,10 +398,12 @@ for (const host of selected) {
     });
   }
 
-  // 4. examples/hello behind tap.mjs, for its times.
+  // 4. examples/hello behind tap.mjs, for its times: it serves greet
+  // alone, which the model calls as often as it calls the server's tools.
   await attempt(c, "tap: hello", async () => {
     const log = join(work, `${host.name}-hello.log`);
-    const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false });
+    const script = steps.map(() => ({ label: "greet", tool: "greet", arguments: { name: "wörld" } }));
+    const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false, script });
     times.hello = timings(readTap(log, conv.startedAt), conv.startedAt);
   });
 

@@ -1,7 +1,7 @@
 // Writing a value in decimal: every digit when the value is exact and its
 // expansion ends soon enough, and otherwise the float64 nearest to it, so
 // that a reader is never shown digits that are not the value's; in plain
-// digits or with a power of ten, whichever is shorter.
+// digits, or with a power of ten where plain digits need many zeros.
 
 package calc
 
@@ -12,16 +12,21 @@ import (
 	"strings"
 )
 
+// MaxZeros is how many zeros plain digits may need to place the point
+// (0.00001, 100000) before a power of ten takes their place (1e-6, 1e+6):
+// so many a reader counts at a glance.
+const MaxZeros = 5
+
 // MaxDigits is how many significant digits an exact value may have and
 // still be written exactly; 1/3, whose expansion never ends, and 2^-400,
 // which ends after 280 digits, are written as their nearest float64.
 const MaxDigits = 100
 
-// String returns the value in decimal, in the shorter of two forms:
-// plain digits with a point (0.3, -10000000000000000000000001,
-// 1180591620717411303424.125), or a significand and a power of ten
-// (1e+400, 1e-30, 1.5e+21); plain when the two are as long (1000, not
-// 1e+3). An exact value whose expansion ends within MaxDigits significant
+// String returns the value in decimal, in plain digits with a point (0.3,
+// 10000, -10000000000000000000000001, 1180591620717411303424.125), unless
+// they would need more than MaxZeros zeros to place the point and a
+// significand and a power of ten are shorter (1e+400, 1e-30, 1.5e+21).
+// An exact value whose expansion ends within MaxDigits significant
 // digits is written with all of them, however large or small; any other
 // value is written as the float64 nearest to it, in the fewest digits
 // that convert back to that float64, as strconv.FormatFloat(f, 'e', -1, 64)
@@ -111,8 +116,9 @@ func log5(x *big.Int) (b int, ok bool) {
 }
 
 // written writes ±d.ddd × 10^exp, for significant digits d.ddd without
-// trailing zeros, as String describes: plain, unless the significand and
-// power of ten are shorter. The plain form's length is counted before it
+// trailing zeros, as String describes: plain, unless it needs more than
+// MaxZeros zeros to place the point and the significand and power of ten
+// are shorter. The plain form's length is counted before it
 // is written, so that 1e+1000 never costs a thousand zeros.
 func written(neg bool, digits string, exp int) string {
 	sign := ""
@@ -130,12 +136,13 @@ func written(neg bool, digits string, exp int) string {
 	}
 	// The plain form is the digits, the zeros that place them (0.00ddd,
 	// ddd00), and a point unless the value is an integer.
-	plain := len(digits) + max(-exp, exp+1-len(digits), 0)
+	zeros := max(-exp, exp+1-len(digits), 0)
+	plain := len(digits) + zeros
 	if exp < len(digits)-1 {
 		plain++
 	}
 	switch {
-	case len(scientific) < plain:
+	case zeros > MaxZeros && len(scientific) < plain:
 		return sign + scientific
 	case exp < 0: // 0.00ddd
 		return sign + "0." + strings.Repeat("0", -exp-1) + digits

@@ -38,10 +38,11 @@ Value.String writes every digit of an exact value whose decimal expansion
 ends within MaxDigits significant digits (0.3, 121932631112635269, 1e+400,
 1e-30), and any other value as the float64 nearest to it (1/3 is
 0.3333333333333333), in its shortest digits; Value.Exact says which. Either
-way it writes the shorter of two forms, plain on a tie: plain digits with
-a point, -10000000000000000000000001 and 1180591620717411303424.125, or a
-significand and a power of ten, 1e+400 and 1e-30, so that a reader need
-neither move a point 25 places nor count 400 zeros. Eval's documentation
+way it writes plain digits with a point, 10000,
+-10000000000000000000000001 and 1180591620717411303424.125, unless they
+need more than MaxZeros zeros to place the point and a significand and a
+power of ten are shorter, 1e+400 and 1e-30: so that a reader need neither
+move a point 25 places nor count 400 zeros. Eval's documentation
 has the rules in full.
 
 # Bounds

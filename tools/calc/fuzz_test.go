@@ -56,7 +56,7 @@ func FuzzEval(f *testing.F) {
 }
 
 // checkValue checks a value Evaluate returned for input: String writes it
-// in the shorter of its two forms (see checkForm); if it is exact, it is
+// in the form String describes (see checkForm); if it is exact, it is
 // in lowest terms, with the float64 big.Rat finds nearest to it, and if
 // String says it exactly, its digits are that value's, and otherwise that
 // float64 is finite and not 0; an approximate value is finite, and String
@@ -99,9 +99,10 @@ var (
 	scientificForm = regexp.MustCompile(`^-?([1-9])(?:\.([0-9]*[1-9]))?e([+-][1-9][0-9]*)$`)
 )
 
-// checkForm checks that s, Value.String's text for input, is in the
-// shorter of its two forms, plain on a tie: it writes s in the other
-// form, from s alone, and compares the lengths and the values.
+// checkForm checks that s, Value.String's text for input, is in the form
+// String describes: plain, unless plain needs more than MaxZeros zeros to
+// place the point and the other form is shorter. It writes s in the other
+// form, from s alone, and compares the lengths, the zeros and the values.
 func checkForm(t *testing.T, input, s string) {
 	var other string
 	unsigned, neg := strings.CutPrefix(s, "-")
@@ -112,6 +113,9 @@ func checkForm(t *testing.T, input, s string) {
 		require.True(t, ok, "Evaluate(%q).String() = %q, not a number", input, s)
 		other = r.FloatString(max(len(m[2])-exp, 0))
 		require.Less(t, len(s), len(other), "Evaluate(%q).String() = %q, not shorter than the plain %s", input, s, other)
+		digits := m[1] + m[2]
+		zeros := max(-exp, exp+1-len(digits), 0)
+		require.Greater(t, zeros, MaxZeros, "Evaluate(%q).String() = %q, but plain, %s, needs only %d zeros", input, s, other, zeros)
 	} else {
 		require.Regexp(t, plainForm, s, "Evaluate(%q).String(): neither form", input)
 		whole, frac, _ := strings.Cut(unsigned, ".")
@@ -132,7 +136,9 @@ func checkForm(t *testing.T, input, s string) {
 		if neg {
 			other = "-" + other
 		}
-		require.LessOrEqual(t, len(s), len(other), "Evaluate(%q).String() = %q, longer than %s", input, s, other)
+		if zeros := max(-exp, exp+1-len(digits), 0); zeros > MaxZeros {
+			require.LessOrEqual(t, len(s), len(other), "Evaluate(%q).String() = %q, with %d zeros, longer than %s", input, s, zeros, other)
+		}
 	}
 	x, _ := new(big.Rat).SetString(s)
 	y, ok := new(big.Rat).SetString(other)

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"debug/elf"
+	"debug/macho"
+	"debug/pe"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The MCP Bundle, bundle/: Claude Desktop installs the server from one
+// file, with no Go (docs/hosts.md). Its manifest, bundle/manifest.json,
+// repeats what the server says of itself, for Claude Desktop to show
+// before the server runs: TestBundleManifest keeps the two equal, and
+// TestBundleStartsAsClaudeDesktop starts a built bundle as Claude Desktop
+// does.
+
+// bundleManifestFile is the bundle's manifest, which "go -C bundle run ."
+// packs as it is.
+var bundleManifestFile = filepath.Join("bundle", "manifest.json")
+
+// A bundleManifest is bundle/manifest.json: the fields of an MCP Bundle's
+// manifest that it has (MANIFEST.md in github.com/modelcontextprotocol/mcpb,
+// manifest_version 0.3), in its order.
+type bundleManifest struct {
+	ManifestVersion string `json:"manifest_version"`
+	Name            string `json:"name"`
+	DisplayName     string `json:"display_name"`
+	Version         string `json:"version"`
+	Description     string `json:"description"`
+	Author          struct {
+		Name string `json:"name"`
+	} `json:"author"`
+	Server struct {
+		Type       string `json:"type"`
+		EntryPoint string `json:"entry_point"`
+		MCPConfig  struct {
+			Command           string `json:"command"`
+			PlatformOverrides map[string]struct {
+				Command string `json:"command"`
+			} `json:"platform_overrides"`
+		} `json:"mcp_config"`
+	} `json:"server"`
+	Compatibility struct {
+		Platforms []string `json:"platforms"`
+	} `json:"compatibility"`
+	Tools []bundleTool `json:"tools"`
+}
+
+// A bundleTool is a tool as a manifest lists it.
+type bundleTool struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+}
+
+// readBundleManifest decodes a manifest, refusing a field bundleManifest
+// lacks, which -update would drop.
+func readBundleManifest(t *testing.T, data []byte) bundleManifest {
+	t.Helper()
+	var m bundleManifest
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&m), "decoding the bundle's manifest: a field it has must be one of bundleManifest's, so that -update keeps it")
+	return m
+}
+
+// command returns the file, in the bundle, of platform's command: its
+// platform_overrides entry's, or else mcp_config's, under ${__dirname}.
+func (m bundleManifest) command(t *testing.T, platform string) string {
+	command := m.Server.MCPConfig.Command
+	if o := m.Server.MCPConfig.PlatformOverrides[platform]; o.Command != "" {
+		command = o.Command
+	}
+	file, ok := strings.CutPrefix(command, "${__dirname}/")
+	require.True(t, ok, "%s's command %q is not under ${__dirname}/", platform, command)
+	return filepath.FromSlash(file)
+}
+
+// TestBundleManifest: bundle/manifest.json gives the server's name, title
+// (as display_name) and version, and its tools with their descriptions,
+// as the server's serverInfo and tools/list do; "go test -run
+// TestBundleManifest -update ." writes them in.
+func TestBundleManifest(t *testing.T) {
+	data, err := os.ReadFile(bundleManifestFile)
+	require.NoError(t, err)
+	m := readBundleManifest(t, data)
+
+	session := connectInMemory(t, "2025-11-25")
+	info := session.InitializeResult().ServerInfo
+	list, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	tools := []bundleTool{}
+	for _, tool := range list.Tools {
+		tools = append(tools, bundleTool{tool.Name, tool.Description})
+	}
+	if *update {
+		m.Name, m.DisplayName, m.Version, m.Tools = info.Name, info.Title, info.Version, tools
+		var out bytes.Buffer
+		require.NoError(t, writeJSON(&out, m))
+		require.NoError(t, os.WriteFile(bundleManifestFile, out.Bytes(), 0o644))
+		data = out.Bytes()
+	}
+
+	fix := "run \"go test -run TestBundleManifest -update .\", and read the change: git diff bundle"
+	assert.Equal(t, info.Name, m.Name, "%s: name is not the server's; %s", bundleManifestFile, fix)
+	assert.Equal(t, info.Title, m.DisplayName, "%s: display_name is not the server's title; %s", bundleManifestFile, fix)
+	assert.Equal(t, info.Version, m.Version, "%s: version is not the server's; %s", bundleManifestFile, fix)
+	assert.Equal(t, tools, m.Tools, "%s: tools are not the server's tools/list; %s", bundleManifestFile, fix)
+	var canonical bytes.Buffer
+	require.NoError(t, writeJSON(&canonical, m))
+	assert.Equal(t, canonical.String(), string(data), "%s is not as -update writes it; %s", bundleManifestFile, fix)
+}
+
+// bundleVariable names the environment variable that gives
+// TestBundleStartsAsClaudeDesktop the bundle to start.
+const bundleVariable = "MCP_HELLO_TOOLS_BUNDLE"
+
+// TestBundleStartsAsClaudeDesktop does with a built bundle what Claude
+// Desktop does: unpacks it with mcpb, takes the command its manifest gives
+// this platform with ${__dirname} resolved (bundle/resolve.mjs, with the
+// code Claude Desktop uses), and starts it with only the variables
+// Claude Desktop passes; then it drives a session of each revision
+// Claude Desktop speaks (docs/hosts.md) through it, and calls each tool.
+// It checks the binaries of the other platforms, which cannot run here,
+// for their processors. It runs when MCP_HELLO_TOOLS_BUNDLE names a bundle,
+// as in .ci/run after "go -C bundle run .", on Linux on amd64.
+func TestBundleStartsAsClaudeDesktop(t *testing.T) {
+	bundle := os.Getenv(bundleVariable)
+	if bundle == "" {
+		t.Skip("needs a bundle: run \"go -C bundle run .\" and set " + bundleVariable + "=bundle/out/mcp-hello-tools.mcpb")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("starts the bundle's linux/amd64 server")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command(filepath.Join("bundle", "node_modules", ".bin", "mcpb"), "unpack", bundle, dir).CombinedOutput()
+	require.NoError(t, err, "mcpb unpack %s:\n%s", bundle, out)
+	packed, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	require.NoError(t, err)
+	source, err := os.ReadFile(bundleManifestFile)
+	require.NoError(t, err)
+	require.Equal(t, string(source), string(packed), "the bundle's manifest is not %s: build it again", bundleManifestFile)
+	m := readBundleManifest(t, packed)
+
+	t.Run("binaries", func(t *testing.T) {
+		checkBundleBinaries(t, dir, m)
+	})
+
+	out, err = exec.Command("node", filepath.Join("bundle", "resolve.mjs"), dir).Output()
+	require.NoError(t, err, "node bundle/resolve.mjs %s", dir)
+	var config launch
+	require.NoError(t, json.Unmarshal(out, &config), "bundle/resolve.mjs printed %s", out)
+	require.Equal(t, filepath.Join(dir, m.command(t, "linux")), config.Command, "the command Claude Desktop would start on Linux")
+	var env, names []string
+	for _, k := range hostVariables {
+		if v, ok := os.LookupEnv(k); ok {
+			env, names = append(env, k+"="+v), append(names, k)
+		}
+	}
+	for k, v := range config.Env {
+		env, names = append(env, k+"="+v), append(names, k)
+	}
+	t.Logf("Claude Desktop would start %s %q with %s", config.Command, config.Args, strings.Join(names, ", "))
+
+	for _, v := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			cmd := exec.Command(config.Command, config.Args...)
+			cmd.Env = env
+			cmd.Dir = t.TempDir() // not the bundle's: hosts start servers anywhere
+			session := start(t, cmd).connect(t, v)
+			info := session.InitializeResult().ServerInfo
+			assert.Equal(t, []string{m.Name, m.DisplayName, m.Version}, []string{info.Name, info.Title, info.Version},
+				"the bundle's server says it is not what its manifest says")
+			list, err := session.ListTools(context.Background(), nil)
+			require.NoError(t, err)
+			tools := []bundleTool{}
+			for _, tool := range list.Tools {
+				tools = append(tools, bundleTool{tool.Name, tool.Description})
+			}
+			assert.Equal(t, m.Tools, tools, "the bundle's server's tools/list is not its manifest's tools")
+			callEachTool(t, session)
+		})
+	}
+}
+
+// checkBundleBinaries checks that each platform of the manifest has its
+// command in the bundle, built for its processors: on macOS, one universal
+// file for Apple silicon and Intel; on Linux, one that names no dynamic
+// loader, so runs on any distribution (CGO_ENABLED=0); on Windows, a
+// console program, whose standard input and output are the protocol's (a
+// GUI program has none).
+func checkBundleBinaries(t *testing.T, dir string, m bundleManifest) {
+	assert.ElementsMatch(t, []string{"darwin", "linux", "win32"}, m.Compatibility.Platforms, "the platforms built")
+	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(m.Server.EntryPoint)))
+	assert.NoError(t, err, "the manifest's entry_point")
+	for _, platform := range m.Compatibility.Platforms {
+		file := filepath.Join(dir, m.command(t, platform))
+		switch platform {
+		case "darwin":
+			f, err := macho.OpenFat(file)
+			require.NoError(t, err, "%s is not a universal Mach-O file", file)
+			var cpus []macho.Cpu
+			for _, arch := range f.Arches {
+				cpus = append(cpus, arch.Cpu)
+				assert.Equal(t, macho.TypeExec, arch.Type, "%s for %v", file, arch.Cpu)
+			}
+			assert.ElementsMatch(t, []macho.Cpu{macho.CpuArm64, macho.CpuAmd64}, cpus, "%s holds", file)
+			assert.NoError(t, f.Close())
+		case "linux":
+			f, err := elf.Open(file)
+			require.NoError(t, err, "%s is not an ELF file", file)
+			assert.Equal(t, elf.EM_X86_64, f.Machine, "%s", file)
+			for _, p := range f.Progs {
+				assert.NotEqual(t, elf.PT_INTERP, p.Type, "%s names a dynamic loader", file)
+			}
+			assert.NoError(t, f.Close())
+		case "win32":
+			f, err := pe.Open(file)
+			require.NoError(t, err, "%s is not a PE file", file)
+			assert.Equal(t, uint16(pe.IMAGE_FILE_MACHINE_AMD64), f.Machine, "%s", file)
+			header, ok := f.OptionalHeader.(*pe.OptionalHeader64)
+			require.True(t, ok, "%s is not a 64-bit program", file)
+			assert.Equal(t, uint16(pe.IMAGE_SUBSYSTEM_WINDOWS_CUI), header.Subsystem, "%s is not a console program", file)
+			assert.NoError(t, f.Close())
+		default:
+			t.Errorf("the manifest names platform %q, which this test does not know", platform)
+		}
+	}
+}
