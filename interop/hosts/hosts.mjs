@@ -133,10 +133,17 @@ export const hosts = [
         ].join("\n"),
       );
     },
-    // config prints a TOML table: add it to config.toml, with the server's
-    // env a revision asks for in its env table.
-    install(home, printed, { serverEnv } = {}) {
-      let table = printed;
+    // A tool without annotations (readOnlyHint…) needs approval, which
+    // approval_policy "never" refuses: "MCP tool call requires approval, but
+    // approval policy is never". examples/hello's greet has none, so its
+    // conversation approves the server's tools in its table.
+    unannotated: { serverTable: { default_tools_approval_mode: "approve" } },
+    // config prints a TOML table: add it to config.toml, with the keys a
+    // conversation adds to it, and the server's env a revision asks for in
+    // its env table.
+    install(home, printed, { serverEnv, serverTable = {} } = {}) {
+      const keys = Object.entries(serverTable).map(([k, v]) => `${k} = ${JSON.stringify(v)}\n`);
+      let table = printed.replace(`[mcp_servers.${serverKey}]\n`, (header) => header + keys.join(""));
       if (serverEnv) {
         const header = `[mcp_servers.${serverKey}.env]`;
         const lines = Object.entries(serverEnv).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");

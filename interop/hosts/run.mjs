@@ -403,8 +403,11 @@ for (const host of selected) {
   await attempt(c, "tap: hello", async () => {
     const log = join(work, `${host.name}-hello.log`);
     const script = steps.map(() => ({ label: "greet", tool: "greet", arguments: { name: "wörld" } }));
-    const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false, script });
+    const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false, script, settings: host.unannotated });
     times.hello = timings(readTap(log, conv.startedAt), conv.startedAt);
+    await c.check(`tap: hello: each of the model's ${script.length} calls of greet reached examples/hello`, () =>
+      expect(times.hello.calls.length === script.length, `${times.hello.calls.length} did`),
+    );
   });
 
   // 5. The probe behind tap.mjs: what the host shows where parts differ,
