@@ -399,10 +399,12 @@ for (const host of selected) {
   }
 
   // 4. examples/hello behind tap.mjs, for its times: it serves greet
-  // alone, which the model calls as often as it calls the server's tools.
+  // alone, which the model calls as often as it calls the server's tools,
+  // each time with another name (of eleven identical calls, Gemini CLI
+  // made four).
   await attempt(c, "tap: hello", async () => {
     const log = join(work, `${host.name}-hello.log`);
-    const script = steps.map(() => ({ label: "greet", tool: "greet", arguments: { name: "wörld" } }));
+    const script = steps.map((_, i) => ({ label: "greet", tool: "greet", arguments: { name: `wörld ${i + 1}` } }));
     const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false, script, settings: host.unannotated });
     times.hello = timings(readTap(log, conv.startedAt), conv.startedAt);
     await c.check(`tap: hello: each of the model's ${script.length} calls of greet reached examples/hello`, () =>
