@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -551,7 +552,16 @@ func declarations(t *testing.T, dir string) map[string]bool {
 //     model was shown for that call, or a path of member names into the
 //     capture ("tools definitions echo"); a json block must be the value as
 //     JSON, a text block the string itself;
-//   - docs/hosts.md holds the table hostsTable makes from the captures.
+//   - docs/hosts.md holds the tables hostsTable and revisionsTable make from
+//     the captures; docs/model.md, the table probeTable makes from what
+//     the probe learned in each host, and the README says the same in
+//     the sentences readmeShows makes. "go test -run
+//     '^TestHosts' . -args -tables" rewrites them (interop/hosts/update
+//     does, after moving the hosts' pins).
+
+// tables, set, makes the tests of the tables made from the captures
+// rewrite them in the pages rather than check them.
+var tables = flag.Bool("tables", false, "rewrite the tables docs/hosts.md and docs/model.md make from interop/hosts/captures")
 
 // hostCapture is interop/hosts/captures/HOST.json, in the parts these tests read.
 type hostCapture struct {
@@ -568,6 +578,25 @@ type hostCapture struct {
 		Definitions map[string]any
 	}
 	Shown map[string]any
+	// Revisions are those the host asks for when set to, beside First.
+	Revisions []struct {
+		hostSettings
+		First struct{ Method, Revision string }
+	}
+	// Probe is what the probe learned: a fact for each of its cases.
+	Probe struct {
+		Cases, Facts map[string]string
+	}
+	Variants map[string]struct {
+		Env   map[string]string
+		Probe map[string]string
+	}
+}
+
+// hostSettings are a host's settings that choose a revision: variables of
+// its own, features of Codex's config.toml, variables in the server's env.
+type hostSettings struct {
+	Env, Features, ServerEnv map[string]any
 }
 
 // captures returns the captures by host, as parsed (any) and as hostCapture.
@@ -646,12 +675,13 @@ func TestHostsDocsQuoteCaptures(t *testing.T) {
 	}
 	// Each host's page says what its model is shown for a success, an
 	// isError result and a JSON-RPC error; the model's page, a tool's
-	// definition and a result.
+	// definition, a result whose text and structuredContent differ (the
+	// probe's), and one of calculate's.
 	for host := range raw {
 		for _, key := range []string{"calculate-2^64", "calculate-1/0", "json-rpc-error"} {
 			assert.Contains(t, quoted["hosts.md"], host+" "+key, "docs/hosts.md quotes no <!-- capture: %s %s -->", host, key)
 		}
-		for _, key := range []string{"tools definitions echo", "calculate-2^64"} {
+		for _, key := range []string{"tools definitions echo", "probe shown differ", "calculate-2^64"} {
 			assert.Contains(t, quoted["model.md"], host+" "+key, "docs/model.md quotes no <!-- capture: %s %s -->", host, key)
 		}
 	}
@@ -695,9 +725,7 @@ func hostsTable(t *testing.T, typed map[string]hostCapture) string {
 	var b strings.Builder
 	b.WriteString("| host | package and version | first message | revision | waits for a server | names a tool | passes the server |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
-	names := slices.Sorted(maps.Keys(typed))
-	slices.SortStableFunc(names, func(a, b string) int { return index(hostOrder, a) - index(hostOrder, b) })
-	for _, h := range names {
+	for _, h := range hostNames(typed) {
 		c := typed[h]
 		require.NotNil(t, c.First, "%s's capture has no first message", h)
 		wait := "not measured"
@@ -755,25 +783,179 @@ func passes(c hostCapture) string {
 
 func TestHostsTable(t *testing.T) {
 	_, typed := captures(t)
-	data, err := os.ReadFile(filepath.Join("docs", "hosts.md"))
-	require.NoError(t, err)
-	table := hostsTable(t, typed)
-	assert.True(t, strings.Contains(string(data), table), "docs/hosts.md has not the table of the captures in interop/hosts/captures:\n%s", table)
+	checkTable(t, filepath.Join("docs", "hosts.md"), hostsTable(t, typed))
+	checkTable(t, filepath.Join("docs", "hosts.md"), revisionsTable(t, typed))
 }
 
-// TestHostsHideFromModel: the docs say that no host shows the model a tool's
-// title, annotations or outputSchema; echo's captured definition says so,
-// and interop/run that every other tool reaches the model as echo does: a
-// host that showed calculate's outputSchema would fail there.
-func TestHostsHideFromModel(t *testing.T) {
-	raw, _ := captures(t)
-	for host, capture := range raw {
-		defs, ok := captureValue(capture, "tools definitions")
-		require.True(t, ok, "%s's capture has no tool definitions", host)
-		data, err := json.Marshal(defs)
-		require.NoError(t, err)
-		for _, key := range []string{`"title"`, `"annotations"`, `"outputSchema"`, `"_meta"`} {
-			assert.NotContains(t, string(data), key+":", "%s shows the model a tool's %s: docs/model.md says no host does", host, key)
-		}
+// TestHostsProbeTables: what docs/model.md and the README say each host
+// shows its model, where a result's text and structuredContent differ
+// and the rest, is what the probe learned in it: docs/model.md in its
+// table, the README in two sentences made from the same facts.
+func TestHostsProbeTables(t *testing.T) {
+	_, typed := captures(t)
+	checkTable(t, filepath.Join("docs", "model.md"), probeTable(t, typed))
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	words := strings.Join(strings.Fields(string(readme)), " ")
+	for _, sentence := range readmeShows(t, typed) {
+		assert.True(t, strings.Contains(words, sentence), "the README's \"What the model sees\" should say, as the probe learned (interop/hosts/captures):\n%s", sentence)
 	}
 }
+
+// readmeWords are the README's words for what the probe learned a host
+// shows where a result's text and structuredContent differ. A fact not
+// here fails TestHostsProbeTables: the README needs words for it.
+var readmeWords = map[string]string{
+	"structuredContent, as JSON": "the object, parsed and written again",
+	"the text":                   "the text",
+	"the text, then structuredContent, as JSON": "the text, and the object too where the two differ",
+}
+
+// readmeShows returns the README's sentences on what each host shows,
+// made from the probe's facts: which shows what where the text and
+// structuredContent differ, and which flag an isError result as an error.
+func readmeShows(t *testing.T, typed map[string]hostCapture) []string {
+	var groups [][]string // the hosts' titles, grouped by what they show, in hostOrder
+	var shows []string
+	var flagged, not []string
+	for _, h := range hostNames(typed) {
+		c := typed[h]
+		w, ok := readmeWords[c.Probe.Facts["differ"]]
+		require.True(t, ok, "the README has no words for what %s shows where text and structuredContent differ: %q", c.Title, c.Probe.Facts["differ"])
+		if i := slices.Index(shows, w); i >= 0 {
+			groups[i] = append(groups[i], c.Title)
+		} else {
+			groups, shows = append(groups, []string{c.Title}), append(shows, w)
+		}
+		if strings.HasSuffix(c.Probe.Facts["fails"], ", not marked as an error") {
+			not = append(not, c.Title)
+		} else {
+			require.True(t, strings.HasSuffix(c.Probe.Facts["fails"], ", marked as an error"), "%s: %q", c.Title, c.Probe.Facts["fails"])
+			flagged = append(flagged, c.Title)
+		}
+	}
+	and := func(titles []string) string {
+		if len(titles) < 2 {
+			return strings.Join(titles, "")
+		}
+		return strings.Join(titles[:len(titles)-1], ", ") + " and " + titles[len(titles)-1]
+	}
+	verb := func(titles []string, one, many string) string {
+		if len(titles) == 1 {
+			return one
+		}
+		return many
+	}
+	parts := []string{and(groups[0]) + verb(groups[0], " shows", " show") + " the model " + shows[0]}
+	for i := 1; i < len(groups); i++ {
+		parts = append(parts, and(groups[i])+" "+shows[i])
+	}
+	return []string{
+		strings.Join(parts, "; "),
+		"which " + and(flagged) + verb(flagged, " flags", " flag") + " as an error, and " + and(not) + verb(not, " does not", " do not"),
+	}
+}
+
+// checkTable checks that the page at file holds table, a Markdown table
+// whose first line, its header, says where: the lines from the header to
+// the last that starts with "|". With -tables it writes table there.
+func checkTable(t *testing.T, file, table string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	require.NoError(t, err)
+	page := string(data)
+	header, _, _ := strings.Cut(table, "\n")
+	start := strings.Index(page, header+"\n")
+	if !assert.True(t, start >= 0, "%s has no table headed %s; it should have:\n%s", file, header, table) {
+		return
+	}
+	end := start
+	for end < len(page) && strings.HasPrefix(page[end:], "|") {
+		end += strings.IndexByte(page[end:], '\n') + 1
+	}
+	if *tables {
+		require.NoError(t, os.WriteFile(file, []byte(page[:start]+table+page[end:]), 0o644))
+		return
+	}
+	assert.Equal(t, table, page[start:end], "%s has not the table of the captures in interop/hosts/captures (go test -run '^TestHosts' . -args -tables rewrites it)", file)
+}
+
+// hostNames returns the hosts of typed in hostOrder.
+func hostNames(typed map[string]hostCapture) []string {
+	names := slices.Sorted(maps.Keys(typed))
+	slices.SortStableFunc(names, func(a, b string) int { return index(hostOrder, a) - index(hostOrder, b) })
+	return names
+}
+
+// revisionsTable returns the table of docs/hosts.md that says how to choose
+// the revision of a host that speaks both, from the captures.
+func revisionsTable(t *testing.T, typed map[string]hostCapture) string {
+	var b strings.Builder
+	b.WriteString("| host | by default it sends | with | it sends |\n|---|---|---|---|\n")
+	for _, h := range hostNames(typed) {
+		c := typed[h]
+		for _, r := range c.Revisions {
+			require.NotNil(t, c.First, "%s's capture has no first message", h)
+			fmt.Fprintf(&b, "| %s | `%s` %s | %s | `%s` %s |\n", c.Title, c.First.Method, c.First.Revision, settings(r.hostSettings), r.First.Method, r.First.Revision)
+		}
+	}
+	return b.String()
+}
+
+// settings writes a host's settings as a reader sets them.
+func settings(s hostSettings) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+		parts = append(parts, fmt.Sprintf("`%s=%v` in its environment", k, s.Env[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.Features)) {
+		parts = append(parts, fmt.Sprintf("`%s = %v` under `[features]` in `config.toml`", k, s.Features[k]))
+	}
+	for _, k := range slices.Sorted(maps.Keys(s.ServerEnv)) {
+		parts = append(parts, fmt.Sprintf("`%s = %q` in the server's `env`", k, s.ServerEnv[k]))
+	}
+	return strings.Join(parts, ", and ")
+}
+
+// probeTable returns a table of what the probe learned in each host: a
+// column for each case, and a row for each host and each variant of it the
+// probe was run in.
+func probeTable(t *testing.T, typed map[string]hostCapture) string {
+	names := hostNames(typed)
+	require.NotEmpty(t, names)
+	all := typed[names[0]].Probe.Cases
+	require.NotEmpty(t, all, "%s's capture has no probe", names[0])
+	cases := slices.Collect(maps.Keys(all))
+	slices.SortFunc(cases, func(a, b string) int { return index(probeOrder, a) - index(probeOrder, b) })
+	var b strings.Builder
+	b.WriteString("| host |")
+	for _, k := range cases {
+		fmt.Fprintf(&b, " %s |", all[k])
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(cases)) + "\n")
+	row := func(name string, facts map[string]string) {
+		b.WriteString("| " + name + " |")
+		for _, k := range cases {
+			require.Contains(t, facts, k, "%s: the probe learned nothing of %s", name, k)
+			b.WriteString(" " + strings.ReplaceAll(facts[k], "|", "\\|") + " |")
+		}
+		b.WriteString("\n")
+	}
+	for _, h := range names {
+		c := typed[h]
+		row(c.Title, c.Probe.Facts)
+		for _, v := range slices.Sorted(maps.Keys(c.Variants)) {
+			if p := c.Variants[v].Probe; p != nil {
+				var env []string
+				for _, k := range slices.Sorted(maps.Keys(c.Variants[v].Env)) {
+					env = append(env, "`"+k+"="+c.Variants[v].Env[k]+"`")
+				}
+				row(c.Title+", "+strings.Join(env, " "), p)
+			}
+		}
+	}
+	return b.String()
+}
+
+// probeOrder is the order of the probe's cases in the tables.
+var probeOrder = []string{"differ", "blocks", "fails", "long", "titled"}

@@ -97,7 +97,8 @@ var allowedSchemaKeywords = map[string]bool{
 
 // hostDescriptionCut is where Claude Code cuts a tool's description when
 // it sends the definitions at once (CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH,
-// 4,096 by default; docs/hosts.md): a model reads no further.
+// 4,096 by default, as the probe found: docs/model.md's table): a model
+// reads no further.
 const hostDescriptionCut = 4096
 
 func TestToolsListContract(t *testing.T) {

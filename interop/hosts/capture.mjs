@@ -58,3 +58,36 @@ export function differences(a, b, path = "") {
   }
   return [`${path || "."}: ${JSON.stringify(a)?.slice(0, 200)} → ${JSON.stringify(b)?.slice(0, 200)}`];
 }
+
+// comparable returns a capture less what may change with nothing changed
+// for the model: the host's version (package.json holds the pin) and the
+// start limit, whose figure -waits checks on its own, within a margin.
+export function comparable(capture) {
+  const { version: _, startLimit: __, ...rest } = capture ?? {};
+  return rest;
+}
+
+// What a capture's parts are to the model, in the order changes prints
+// them: each a name and the paths (differences' form, ".a.b") it covers.
+const groups = [
+  ["first message and revision", /^\.(first|revisions)\b/],
+  ["methods sent", /^\.methods\b/],
+  ["variables passed", /^\.env\b/],
+  ["what the probe learned", /^\.(probe|variants\.[^.:]+\.probe)\b/],
+  ["each tool as shown", /^\.(tools|variants)\b/],
+  ["each result as shown", /^\.shown\b/],
+  ["mcp list", /^\.list\b/],
+  ["waits for a server", /^\.startLimit\.seconds\b/],
+  ["version", /^\.version\b/],
+];
+
+// changes lists what differs between two captures of a host, a line a
+// difference, each under what it is to the model (groups); a difference
+// the groups do not name comes last, as "other".
+export function changes(before, after) {
+  const named = differences(before, after)
+    .filter((d) => !d.startsWith(".startLimit.how"))
+    .map((d) => ({ d, i: groups.findIndex(([, path]) => path.test(d)) }))
+    .map(({ d, i }) => ({ d, i: i < 0 ? groups.length : i }));
+  return named.sort((a, b) => a.i - b.i).map(({ d, i }) => `${groups[i]?.[0] ?? "other"}: ${d}`);
+}

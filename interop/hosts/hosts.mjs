@@ -7,7 +7,15 @@
 // Each host's env is the environment beside the harness's own few
 // variables (PATH, HOME, LANG, TERM, SHELL, CI): nothing else is inherited,
 // so that the variables a host passes the server are the same on every
-// machine. url is the scripted model's.
+// machine. url is the scripted model's. patience is what the host needs,
+// beside env, to wait for a server that starts slowly on a loaded machine:
+// every conversation gets it but the one that measures the host's own wait.
+//
+// revisions, for a host that speaks both, lists what it asks for by
+// default, then the other revision and the settings that choose it: env
+// (the host's), features (Codex's config.toml), serverEnv (the server's
+// env in the host's configuration). Each is run, and its first message
+// checked.
 
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync, appendFileSync } from "node:fs";
 import { join } from "node:path";
@@ -58,7 +66,16 @@ export const hosts = [
       DISABLE_TELEMETRY: "1",
       DISABLE_AUTOUPDATER: "1",
     }),
-    variants: { "tool-search-off": { ENABLE_TOOL_SEARCH: "false" } },
+    // With -p it asks the model after about 2 s whether the server has
+    // answered or not; this makes it wait for it (up to 60 s).
+    patience: { CLAUDE_CODE_MCP_STARTUP_WAIT_MS: "60000" },
+    revisions: [{ revision: "2026-07-28" }, { revision: "2025-11-25", env: { MCP_PROTOCOL_NEGOTIATION: "legacy" } }],
+    // Each variant is run as the first conversation is, and with the probe;
+    // a probeOnly one only with the probe.
+    variants: {
+      "tool-search-off": { env: { ENABLE_TOOL_SEARCH: "false" } },
+      "description-length": { env: { CLAUDE_CODE_MAX_MCP_DESCRIPTION_LENGTH: "1000" }, probeOnly: true },
+    },
     setup() {},
     // config prints a claude mcp add command: run it, in a shell, as printed.
     install: (home, printed) => ({ shell: printed.trim() }),
@@ -84,9 +101,15 @@ export const hosts = [
       arguments: () => ({ query: serverKey, limit: 8 }),
     },
     env: () => ({ SCRIPTED_API_KEY: "sk-scripted", RUST_BACKTRACE: "0" }),
+    // Both settings are needed: either alone still sends initialize.
+    revisions: [
+      { revision: "2025-06-18" },
+      { revision: "2026-07-28", features: { mcp_2026_07_28: true }, serverEnv: { CODEX_MCP_PROTOCOL_VERSION: "2026-07-28" } },
+    ],
     // ~/.codex/config.toml: the scripted model as the provider, no update
-    // check, no plugins (a git ls-remote otherwise), no approvals asked.
-    setup(home, url) {
+    // check, no plugins (a git ls-remote otherwise), no approvals asked;
+    // and the features a revision asks for.
+    setup(home, url, cache, { features = {} } = {}) {
       mkdirSync(join(home, ".codex"));
       writeFileSync(
         join(home, ".codex", "config.toml"),
@@ -104,14 +127,29 @@ export const hosts = [
           "",
           "[features]",
           "plugins = false",
+          ...Object.entries(features).map(([k, v]) => `${k} = ${JSON.stringify(v)}`),
           "",
           "",
         ].join("\n"),
       );
     },
-    // config prints a TOML table: add it to config.toml.
-    install(home, printed) {
-      appendFileSync(join(home, ".codex", "config.toml"), printed);
+    // A tool without annotations (readOnlyHint…) needs approval, which
+    // approval_policy "never" refuses: "MCP tool call requires approval, but
+    // approval policy is never". examples/hello's greet has none, so its
+    // conversation approves the server's tools in its table.
+    unannotated: { serverTable: { default_tools_approval_mode: "approve" } },
+    // config prints a TOML table: add it to config.toml, with the keys a
+    // conversation adds to it, and the server's env a revision asks for in
+    // its env table.
+    install(home, printed, { serverEnv, serverTable = {} } = {}) {
+      const keys = Object.entries(serverTable).map(([k, v]) => `${k} = ${JSON.stringify(v)}\n`);
+      let table = printed.replace(`[mcp_servers.${serverKey}]\n`, (header) => header + keys.join(""));
+      if (serverEnv) {
+        const header = `[mcp_servers.${serverKey}.env]`;
+        const lines = Object.entries(serverEnv).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join("\n");
+        table = table.includes(header) ? table.replace(header, `${header}\n${lines}`) : `${table}\n${header}\n${lines}\n`;
+      }
+      appendFileSync(join(home, ".codex", "config.toml"), table);
     },
     // codex mcp list only reads the configuration: it must find the server.
     list: { args: ["mcp", "list"], connected: new RegExp(`^${serverKey}\\s`, "m") },

@@ -5,9 +5,9 @@
 // 127.0.0.1. What the model sees is the product, so every check reads the
 // requests the model got.
 //
-//	node interop/hosts/run.mjs -server BIN -hello BIN [-update] [-waits] [HOST...]
+//	node interop/hosts/run.mjs -server BIN -hello BIN -probe BIN [-update] [-waits] [HOST...]
 //
-// For each host, four conversations, each the whole script (script.json):
+// For each host, these conversations, each the whole of a script:
 //
 //  1. the server at BIN configured exactly as "BIN config HOST -binary BIN"
 //     prints it, through the host's own mcp add where it has one; mcp list
@@ -15,29 +15,45 @@
 //     every tool of the server's own tools/list, named as the host names
 //     it, its description unchanged, and its schema and the rest as it got
 //     echo's: the host must pass every tool alike (seen.mjs, hostPart);
-//     and be shown every call's result, digit for digit. Claude Code runs
-//     it twice: with its tools deferred (the default) and without
-//     (ENABLE_TOOL_SEARCH=false).
+//     and be shown every call's result, digit for digit (script.json).
+//     Claude Code runs it twice: with its tools deferred (the default) and
+//     without (ENABLE_TOOL_SEARCH=false).
 //  2. the same, configured as "go run . config HOST" prints it, after
 //     "CGO_ENABLED=0 go run . -version" has warmed the build, as config says.
 //  3. the server behind tap.mjs, which records what the host sends it
 //     first, the environment it passes, every line's time, and adds a tool
 //     the server does not have, so that a call of it gets the server's
-//     JSON-RPC error.
+//     JSON-RPC error. A host that speaks both revisions (hosts.mjs,
+//     revisions) runs it once per revision: the first message must ask for
+//     the revision its settings choose.
 //  4. examples/hello (go-sdk alone, at -hello) behind tap.mjs: the times
 //     beside the server's.
+//  5. the probe (probe/main.go, at -probe) behind tap.mjs, its own script
+//     (probe.json): what the host shows the model where a result's parts
+//     differ, and what it makes of a long description and a title
+//     (probe.mjs learns it, in words).
 //
-// What the model was given and shown, and what the host sent the server,
-// normalized, is the host's capture; it must equal captures/HOST.json,
-// which docs/hosts.md and docs/model.md quote (docs_test.go checks them).
-// A capture keeps only what a change to the server's other tools leaves
-// as it is: of the definitions, echo's, which no exercise changes and
-// against which every other tool is checked live; of the methods the host
-// sent, those of the lifecycle and of tools; and where a host lists the
-// server's tools, as it refuses one it was not given, not their names.
-// -update writes the captures instead. -waits measures how long each host
-// waits for a server that never answers (up to two minutes a host); without
-// it the committed figure is kept.
+// and, where the host has an mcp list, that list for a server whose command
+// does not exist: what the list checks.
+//
+// What the model was given and shown, what the host sent the server, and
+// what the probe learned, normalized, is the host's capture; it must equal
+// captures/HOST.json, which docs/hosts.md, docs/model.md and the README
+// quote (docs_test.go checks them), but for the host's version, which
+// package.json holds: a new version that changes nothing the model sees
+// passes. A capture keeps only what a change to the server's other tools
+// leaves as it is: of the definitions, echo's, which no exercise changes
+// and against which every other tool is checked live; of the methods the
+// host sent, those of the lifecycle and of tools; and where a host lists
+// the server's tools, as it refuses one it was not given, not their names.
+//
+// -update writes the captures instead, if every check of the host passed,
+// and prints what changed for the model (hosts/update does it after moving
+// the pins). -waits measures how
+// long each host waits for a server that never answers (up to three
+// minutes a host), and checks the figure against the capture's; without
+// it the committed figure is kept. Every conversation but that one gives
+// the host what it needs to wait for a slow server (hosts.mjs, patience).
 //
 // Lines: "PASS host: what" or "FAIL host: what: why", for interop/run to
 // count, then the times. Exit status 1 if any check failed.
@@ -51,8 +67,9 @@ import { hosts, serverKey } from "./hosts.mjs";
 import { startModel } from "./model.mjs";
 import { run } from "./proc.mjs";
 import { serverOffers } from "../offers.mjs";
-import { differences, envNames, listsOfTools, normalize, toolMethods } from "./capture.mjs";
-import { definitions, hostPart, shown, texts } from "./seen.mjs";
+import { changes, comparable, differences, envNames, listsOfTools, normalize, toolMethods } from "./capture.mjs";
+import { cases, learn, results } from "./probe.mjs";
+import { definitions, flagged, hostPart, shown, texts } from "./seen.mjs";
 import { printTimes, readTap, timings } from "./tap-log.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,6 +80,7 @@ const prompt = "Call each tool of hello-tools as the script says.";
 // it: the one that every other tool's is checked against.
 const kept = "echo";
 const { steps } = JSON.parse(readFileSync(join(here, "script.json"), "utf8"));
+const { steps: probeSteps } = JSON.parse(readFileSync(join(here, "probe.json"), "utf8"));
 const pinned = JSON.parse(readFileSync(join(interop, "package.json"), "utf8")).dependencies;
 
 const args = process.argv.slice(2);
@@ -78,8 +96,9 @@ const update = flag("-update");
 const waits = flag("-waits");
 const server = value("-server");
 const hello = value("-hello");
-if (!server || !hello || args.some((a) => a.startsWith("-"))) {
-  console.error("usage: node interop/hosts/run.mjs -server BIN -hello BIN [-update] [-waits] [HOST...]");
+const probe = value("-probe");
+if (!server || !hello || !probe || args.some((a) => a.startsWith("-"))) {
+  console.error("usage: node interop/hosts/run.mjs -server BIN -hello BIN -probe BIN [-update] [-waits] [HOST...]");
   process.exit(2);
 }
 const selected = args.length ? hosts.filter((h) => args.includes(h.name)) : hosts;
@@ -121,12 +140,15 @@ function wrapper(name, tapArgs) {
 }
 
 // converse configures host with printed (config's output) in a fresh HOME,
-// runs its mcp list, if it has one, then the scripted conversation. It
+// runs its mcp list, if it has one and list is true, then the scripted
+// conversation of script (script.json's steps, unless given). settings are
+// a revision's or a variant's (hosts.mjs): env, features, serverEnv.
+// patient (the default) adds the host's patience to its environment. It
 // returns the list's output and whether it shows the server connected, the
 // host's result, its start, and the requests the model got.
-async function converse(host, printed, variant = {}, { list: listing = true } = {}) {
+async function converse(host, printed, { settings = {}, patient = true, list: listing = true, script = steps } = {}) {
   const home = mkdtempSync(join(work, `${host.name}-`));
-  const hostSteps = steps.filter((s) => !s.hosts || s.hosts.includes(host.name));
+  const hostSteps = script.filter((s) => !s.hosts || s.hosts.includes(host.name));
   const model = await startModel({
     steps: hostSteps,
     name: (tool) => (host.namespace ? tool : host.toolName(tool)),
@@ -135,19 +157,15 @@ async function converse(host, printed, variant = {}, { list: listing = true } = 
     prompt,
   });
   try {
-    const env = { ...baseEnv(home), ...host.env(model.url), ...variant };
-    host.setup(home, model.url, cache);
-    const installed = host.install(home, printed);
+    const env = { ...baseEnv(home), ...host.env(model.url), ...(patient ? host.patience : {}), ...settings.env };
+    host.setup(home, model.url, cache, settings);
+    const installed = host.install(home, printed, settings);
     if (installed?.shell) {
       const r = await run("/bin/sh", ["-c", installed.shell], { env, cwd: home, timeout: 60_000 });
       if (r.status !== 0) throw new Error(`${installed.shell}: exit status ${r.status}: ${(r.stderr || r.stdout).trim()}`);
     }
     let list;
-    if (host.list && listing) {
-      const r = await run(host.command, host.list.args, { env, cwd: home, timeout: 60_000 });
-      const output = (r.stdout + r.stderr).trim();
-      list = { output, connected: r.status === 0 && host.list.connected.test(output) };
-    }
+    if (host.list && listing) list = await listServers(host, env, home);
     let startedAt;
     const result = await run(host.command, host.args(prompt), {
       env,
@@ -160,6 +178,30 @@ async function converse(host, printed, variant = {}, { list: listing = true } = 
   } finally {
     await model.close();
   }
+}
+
+// listServers runs the host's mcp list, and returns its output and
+// whether it shows the server connected.
+async function listServers(host, env, home) {
+  const r = await run(host.command, host.list.args, { env, cwd: home, timeout: 60_000 });
+  const output = (r.stdout + r.stderr).trim();
+  return { output, connected: r.status === 0 && host.list.connected.test(output) };
+}
+
+// missingList configures host with a server whose command does not exist
+// and returns what its mcp list says of it: the line that names it, or
+// null if none does, and whether the harness would read that line as
+// saying the server works (looksConnected).
+async function missingList(host) {
+  const home = mkdtempSync(join(work, `${host.name}-missing-`));
+  const missing = "/nonexistent/mcp-hello-tools";
+  const env = { ...baseEnv(home), ...host.env("http://127.0.0.1:9") };
+  host.setup(home, "http://127.0.0.1:9", cache);
+  const installed = host.install(home, (await printConfig(host, server)).replaceAll(server, missing));
+  if (installed?.shell) await run("/bin/sh", ["-c", installed.shell], { env, cwd: home, timeout: 60_000 });
+  const { output, connected } = await listServers(host, env, home);
+  const line = output.split("\n").find((l) => l.includes(serverKey));
+  return { command: `${host.command} ${host.list.args.join(" ")}`, line: line?.trim().replace(/\s+/g, " ") ?? null, looksConnected: connected };
 }
 
 // checkConversation checks what the model of one conversation was given
@@ -213,17 +255,17 @@ async function checkConversation(c, host, what, conv, tools) {
   return { definitions: got, shown: byLabel };
 }
 
-// measureWait runs host with a server that never answers and returns
-// { seconds, how }: the seconds from the server's start to the host's
-// giving up, its first request to the model (without the server's tools)
-// or its exit, whichever comes first. (Claude Code stops a server that does
+// measureWait runs host, without its patience, with a server that never
+// answers, and returns { seconds, how }: the seconds from the server's
+// start to the host's giving up, its first request to the model (without
+// the server's tools) or its exit, whichever comes first. (Claude Code stops a server that does
 // not answer its server/discover within about 3 s, and starts another for
 // initialize: a server's end is not the host's giving up.) A host still
 // waiting when the conversation's time is up is given the wait its source
 // states, host.wait.
 async function measureWait(host) {
   const log = join(work, `${host.name}-silent.log`);
-  const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-silent`, ["-silent", log])), {}, { list: false });
+  const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-silent`, ["-silent", log])), { patient: false, list: false });
   if (conv.result.timedOut) {
     return { seconds: host.wait?.seconds ?? null, how: `${host.wait?.how ?? "unknown"}; still waiting after ${Math.round(conv.result.ms / 1000)} s` };
   }
@@ -236,12 +278,36 @@ async function measureWait(host) {
 
 const { tools: toolList } = await serverOffers(server);
 const { tools: helloTools } = await serverOffers(hello);
+const { tools: probeTools } = await serverOffers(probe);
 console.log(`== the server's tools/list: ${toolList.map((t) => t.name).join(", ")}; examples/hello's: ${helloTools.map((t) => t.name).join(", ")}`);
 
 // go run . config prints a command that builds before it serves: build
 // once first, as config advises, with CGO_ENABLED=0 as its env has it.
 const warm = await run(goCommand, ["run", ".", "-version"], { env: { ...process.env, CGO_ENABLED: "0" }, cwd: root, timeout: 300_000 });
 console.log(`== CGO_ENABLED=0 go run . -version (warming the build): ${(warm.ms / 1000).toFixed(1)} s, status ${warm.status}`);
+
+// attempt runs fn, and counts an error it throws as a failed check.
+async function attempt(c, what, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    await c.check(what, () => {
+      throw err;
+    });
+  }
+}
+
+// opensWith returns the method a first message asking for revision is:
+// server/discover from 2026-07-28, else initialize.
+const opensWith = (revision) => (revision >= "2026-07-28" ? "server/discover" : "initialize");
+
+// settingsOf writes a revision's or a variant's settings for a check's name.
+const settingsOf = ({ env = {}, features = {}, serverEnv = {} }) =>
+  [
+    ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    ...Object.entries(features).map(([k, v]) => `[features] ${k} = ${v}`),
+    ...Object.entries(serverEnv).map(([k, v]) => `the server's env ${k}=${v}`),
+  ].join(", ") || "by default";
 
 const report = [];
 for (const host of selected) {
@@ -258,9 +324,10 @@ for (const host of selected) {
     expect(version === pinned[host.package], `package.json pins ${pinned[host.package]}`),
   );
   const capture = { host: host.name, title: host.title, package: host.package, version };
+  const times = {};
 
   // 1. The built server, as config -binary prints it.
-  try {
+  await attempt(c, "config -binary", async () => {
     const conv = await converse(host, await printConfig(host, server));
     const seen = await checkConversation(c, host, "config -binary", conv, toolList);
     capture.tools = {
@@ -269,9 +336,10 @@ for (const host of selected) {
       definitions: { [kept]: seen.definitions[kept] },
     };
     capture.shown = seen.shown;
-    for (const [variant, env] of Object.entries(host.variants ?? {})) {
-      const v = await converse(host, await printConfig(host, server), env);
-      const vs = await checkConversation(c, host, `config -binary, ${Object.entries(env).map(([k, x]) => `${k}=${x}`).join(" ")}`, v, toolList);
+    for (const [variant, { env, probeOnly }] of Object.entries(host.variants ?? {})) {
+      if (probeOnly) continue;
+      const v = await converse(host, await printConfig(host, server), { settings: { env } });
+      const vs = await checkConversation(c, host, `config -binary, ${settingsOf({ env })}`, v, toolList);
       capture.variants = {
         ...capture.variants,
         [variant]: {
@@ -281,72 +349,148 @@ for (const host of selected) {
         },
       };
     }
-  } catch (err) {
-    await c.check("config -binary", () => {
-      throw err;
-    });
-  }
+  });
 
   // 2. go run, as go run . config prints it.
-  try {
+  await attempt(c, "go run . config", async () => {
     const conv = await converse(host, await printConfig(host, null));
     await checkConversation(c, host, "go run . config", conv, toolList);
-  } catch (err) {
-    await c.check("go run . config", () => {
-      throw err;
+  });
+
+  // 3. The server behind tap.mjs, once per revision the host speaks.
+  const [ownRevision, ...otherRevisions] = host.revisions ?? [{}];
+  for (const settings of [ownRevision, ...otherRevisions]) {
+    const how = settingsOf(settings);
+    await attempt(c, `tap: server, ${how}`, async () => {
+      const log = join(work, `${host.name}-server-${how.replace(/\W+/g, "-")}.log`);
+      const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-server`, ["-decoy", "no_such_tool", log, server])), { settings });
+      const tap = readTap(log, conv.startedAt);
+      if (settings === ownRevision) {
+        times.server = timings(tap, conv.startedAt);
+        await c.check("tap: the host sent the server its first message, tools/list and every call", () => {
+          expect(tap.messages.length > 0, "no message");
+          expect(tap.methods.includes("tools/list"), `methods: ${tap.methods.join(", ")}`);
+        });
+        capture.first = tap.first;
+        capture.methods = toolMethods(tap.methods);
+        // The harness's patience is not a user's setting: left out.
+        const patience = Object.keys(host.patience ?? {});
+        const given = Object.fromEntries(Object.entries(conv.env).filter(([k]) => !patience.includes(k)));
+        capture.env = envNames(given, tap.env.filter((k) => !patience.includes(k)));
+        const i = conv.steps.findIndex((s) => s.label === "no_such_tool");
+        const error = shown(host.protocol, conv.requests).get(`call_${i}`);
+        await c.check("tap: a call the server answers with a JSON-RPC error reached it, and the model was shown the error", () => {
+          expect(tap.errors.some((e) => e.includes("no_such_tool")), `the server sent no JSON-RPC error; the model was shown ${JSON.stringify(error)}`);
+          expect(texts(error).includes("no_such_tool"), `the model was shown ${JSON.stringify(error)}`);
+        });
+        capture.shown = { ...capture.shown, "json-rpc-error": error };
+      } else {
+        await checkConversation(c, host, `tap: ${how}`, conv, toolList);
+        const { revision: _, ...chosen } = settings;
+        capture.revisions = [...(capture.revisions ?? []), { ...chosen, first: tap.first }];
+      }
+      if (settings.revision) {
+        const want = { method: opensWith(settings.revision), revision: settings.revision };
+        await c.check(`tap: ${how}, its first message is ${want.method} ${want.revision}`, () =>
+          expect(differences(want, tap.first).length === 0, `it was ${JSON.stringify(tap.first)}`),
+        );
+      }
     });
   }
 
-  // 3 and 4. The server and examples/hello behind tap.mjs.
-  const times = {};
-  for (const [who, binary] of [
-    ["server", server],
-    ["hello", hello],
-  ]) {
-    const log = join(work, `${host.name}-${who}.log`);
-    const decoy = who === "server" ? ["-decoy", "no_such_tool"] : [];
-    try {
-      const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-${who}`, [...decoy, log, binary])));
-      const tap = readTap(log, conv.startedAt);
-      times[who] = timings(tap, conv.startedAt);
-      if (who !== "server") continue;
-      await c.check("tap: the host sent the server its first message, tools/list and every call", () => {
-        expect(tap.messages.length > 0, "no message");
-        expect(tap.methods.includes("tools/list"), `methods: ${tap.methods.join(", ")}`);
-      });
-      capture.first = tap.first;
-      capture.methods = toolMethods(tap.methods);
-      capture.env = envNames(conv.env, tap.env);
-      const i = conv.steps.findIndex((s) => s.label === "no_such_tool");
-      const error = shown(host.protocol, conv.requests).get(`call_${i}`);
-      await c.check("tap: a call the server answers with a JSON-RPC error reached it, and the model was shown the error", () => {
-        expect(tap.errors.some((e) => e.includes("no_such_tool")), `the server sent no JSON-RPC error; the model was shown ${JSON.stringify(error)}`);
-        expect(texts(error).includes("no_such_tool"), `the model was shown ${JSON.stringify(error)}`);
-      });
-      capture.shown = { ...capture.shown, "json-rpc-error": error };
-    } catch (err) {
-      await c.check(`tap: ${who}`, () => {
-        throw err;
-      });
+  // 4. examples/hello behind tap.mjs, for its times: it serves greet
+  // alone, which the model calls as often as it calls the server's tools,
+  // each time with another name (of eleven identical calls, Gemini CLI
+  // made four).
+  await attempt(c, "tap: hello", async () => {
+    const log = join(work, `${host.name}-hello.log`);
+    const script = steps.map((_, i) => ({ label: "greet", tool: "greet", arguments: { name: `wörld ${i + 1}` } }));
+    const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-hello`, [log, hello])), { list: false, script, settings: host.unannotated });
+    times.hello = timings(readTap(log, conv.startedAt), conv.startedAt);
+    await c.check(`tap: hello: each of the model's ${script.length} calls of greet reached examples/hello`, () =>
+      expect(times.hello.calls.length === script.length, `${times.hello.calls.length} did`),
+    );
+  });
+
+  // 5. The probe behind tap.mjs: what the host shows where parts differ,
+  // by default and in each variant.
+  await attempt(c, "probe", async () => {
+    const seen = await probeHost(c, host, {}, committed?.probe?.facts);
+    capture.probe = { cases, ...seen };
+    for (const [variant, { env }] of Object.entries(host.variants ?? {})) {
+      const { facts } = await probeHost(c, host, { env }, committed?.variants?.[variant]?.probe);
+      capture.variants = { ...capture.variants, [variant]: { ...capture.variants?.[variant], env, probe: facts } };
     }
+  });
+
+  // What the host's mcp list says of a server that cannot start.
+  if (host.list) {
+    await attempt(c, "mcp list, a command that does not exist", async () => {
+      capture.list = { missing: await missingList(host) };
+    });
   }
 
   capture.startLimit = committed?.startLimit ?? null;
-  if (waits) capture.startLimit = await measureWait(host);
+  if (waits) {
+    const measured = await measureWait(host);
+    const before = committed?.startLimit?.seconds;
+    await c.check(`waits ${measured.seconds} s for a server that never answers, as the capture's ${before} s`, () =>
+      expect(update || near(measured.seconds, before), `${measured.how}`),
+    );
+    if (update) capture.startLimit = measured;
+  }
   capture.shown &&= listsOfTools(capture.shown, toolList.map((t) => host.toolName(t.name)));
   const fresh = normalize(capture);
   if (update) {
-    writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");
-    await c.check(`captures/${host.name}.json written`, () => {});
+    // A capture of a run that failed a check would lack what failed.
+    await c.check(`captures/${host.name}.json written`, () => {
+      expect(!c.failed(), "not written: a check above failed");
+      writeFileSync(capturePath, JSON.stringify(fresh, null, 2) + "\n");
+    });
+    const changed = changes(committed ?? {}, fresh);
+    console.log(changed.length === 0 ? `== ${host.title}: nothing changed for the model` : `== ${host.title}: what changed for the model`);
+    for (const line of changed) console.log(`  ${line}`);
   } else {
-    await c.check(`what the model saw and the host sent the server equals captures/${host.name}.json`, () => {
+    await c.check(`what the model saw and the host sent the server equals captures/${host.name}.json${committed?.version !== version ? ` (made with ${committed?.version})` : ""}`, () => {
       expect(committed, "no capture: run with -update and commit it");
-      const diffs = differences(committed, fresh);
+      const diffs = differences(comparable(committed), comparable(fresh));
       expect(diffs.length === 0, `differs at ${diffs.slice(0, 8).join("; ")} (node interop/hosts/run.mjs -update … rewrites it)`);
     });
   }
   report.push({ host: host.name, ...times });
   failed ||= c.failed();
+}
+
+// probeHost runs host with the probe behind tap.mjs, with settings, and
+// returns what it learned (probe.mjs): facts, what the model was shown for
+// each call, and the titled tool as the model got it; each fact is checked
+// against before, the capture's, but with -update.
+async function probeHost(c, host, settings, before) {
+  const how = settings.env ? `, ${settingsOf(settings)}` : "";
+  const log = join(work, `${host.name}-probe-${Object.keys(settings.env ?? {}).join("-")}.log`);
+  const conv = await converse(host, await printConfig(host, wrapper(`${host.name}-probe`, [log, probe])), { settings, list: false, script: probeSteps });
+  await c.check(`probe${how}: the host ran the conversation and its transcript shows the server connected`, () => {
+    expect(!conv.result.timedOut, `no end after ${conv.result.ms} ms`);
+    expect(host.connected(conv.result.stdout), `exit status ${conv.result.status}; stderr:\n${conv.result.stderr.slice(-2000)}`);
+  });
+  const defs = definitions(host.protocol, conv.requests);
+  const seen = shown(host.protocol, conv.requests);
+  const probeShown = Object.fromEntries(conv.steps.map((step, i) => [step.tool, seen.get(`call_${i}`)]));
+  const probeDefs = Object.fromEntries(probeTools.map((t) => [t.name, defs.get(host.toolName(t.name))]));
+  const sent = results(readTap(log, conv.startedAt).messages);
+  const facts = learn({ tools: probeTools, definitions: probeDefs, shown: probeShown, sent, flagged: (v) => flagged(host.protocol, v) });
+  for (const [tool, fact] of Object.entries(facts)) {
+    await c.check(`probe${how}: ${cases[tool]}: ${fact}`, () =>
+      expect(update || before?.[tool] === fact, before?.[tool] === undefined ? "not in the capture" : `the capture has ${JSON.stringify(before[tool])}`),
+    );
+  }
+  return { facts, shown: probeShown, definitions: { titled: probeDefs.titled } };
+}
+
+// near tells whether a measured wait is the captured one, within 3 s or a
+// quarter of it: on a loaded machine a host starts late, not a wait longer.
+function near(seconds, captured) {
+  return typeof seconds === "number" && typeof captured === "number" && Math.abs(seconds - captured) <= Math.max(3, captured / 4);
 }
 
 printTimes(report);

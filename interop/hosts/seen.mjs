@@ -125,6 +125,16 @@ export function shown(protocol, requests) {
   return out;
 }
 
+// flagged tells whether the host marked value, a result as it showed it
+// the model, as an error, where its provider's API has a way to: Anthropic's
+// is_error, Gemini's "error" in place of "output". Responses and Chat
+// Completions have none.
+export function flagged(protocol, value) {
+  if (protocol === "anthropic") return value?.is_error === true;
+  if (protocol === "gemini") return Boolean(value && typeof value === "object" && "error" in value);
+  return false;
+}
+
 // conversation lists the messages of a request, whatever the API calls them.
 function conversation(protocol, body) {
   const list = { anthropic: body.messages, chat: body.messages, responses: body.input, gemini: body.contents }[protocol];
