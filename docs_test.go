@@ -959,3 +959,46 @@ func probeTable(t *testing.T, typed map[string]hostCapture) string {
 
 // probeOrder is the order of the probe's cases in the tables.
 var probeOrder = []string{"differ", "blocks", "fails", "long", "titled"}
+
+// TestGuaranteesHeld: every line of docs/guarantees.md names the tests that
+// hold it, each as a link to its file, and each is still declared there. A
+// test renamed or deleted in a restructure fails here, not silently.
+func TestGuaranteesHeld(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("docs", "guarantees.md"))
+	require.NoError(t, err)
+	held := regexp.MustCompile("\\[`(Test\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)")
+	declared := map[string]map[string]bool{} // file: its test functions
+	rows := 0
+	for line := range strings.Lines(string(data)) {
+		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| guarantee ") {
+			continue
+		}
+		rows++
+		tests := held.FindAllStringSubmatch(line, -1)
+		if !assert.NotEmpty(t, tests, "docs/guarantees.md: no test holds %q", line) {
+			continue
+		}
+		for _, m := range tests {
+			name, file := m[1], m[2]
+			if declared[file] == nil {
+				declared[file] = testFunctions(t, file)
+			}
+			assert.True(t, declared[file][name], "docs/guarantees.md names %s in %s, which does not declare it", name, file)
+		}
+	}
+	assert.Greater(t, rows, 30, "docs/guarantees.md has hardly any lines: is the pattern still right?")
+}
+
+// testFunctions returns the names of the top-level Test functions of a file.
+func testFunctions(t *testing.T, file string) map[string]bool {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	names := map[string]bool{}
+	for _, d := range f.Decls {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
+			names[fn.Name.Name] = true
+		}
+	}
+	return names
+}
