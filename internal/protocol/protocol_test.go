@@ -38,6 +38,7 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"}, // a surrogate pair is one character
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
 
@@ -54,6 +55,13 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1e3,"method":"ping"}`, code: -32600, msg: `not 1e3`},
 		{line: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, code: -32600, msg: `within ±2^53`},
 		{line: `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, code: -32600, msg: `not {"n":6}`},
+		{line: `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`, code: -32600, msg: `"id" must be valid Unicode, not "\ud800"`},
+		{line: `{"jsonrpc":"2.0","id":"a\udc00\ud800","method":"ping"}`, code: -32600, msg: `not "a\udc00\ud800"`},
+		{line: "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}", code: -32600, msg: `"id" must be valid Unicode: it holds a byte that is not UTF-8`},
+		{line: `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`}, // member names are case-sensitive
+		{line: `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`},
+		{line: `{"jsonrpc":"2.0","ID":2,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		{line: `{"jsonrpc":"2.0","id":8,"method":null}`, code: -32600, id: 8.0, msg: `"method" must be a string; this message has null`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
 		{line: strings.Repeat("[", 2_000_000), code: -32600, msg: "more than 64 levels deep"},
