@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -333,4 +334,30 @@ func TestToolCallLog(t *testing.T) {
 	assert.Contains(t, lines[0], "outcome=ok")
 	assert.Contains(t, lines[1], "tool="+strings.Repeat("n", protocol.MaxQuote)+"… ")
 	assert.Less(t, len(lines[1]), 3*protocol.MaxQuote, "the log quotes the name whole")
+}
+
+// TestRepeatedNames: a message with a name twice in one object is refused
+// with -32600 on both transports, before any decoder reads it its own way.
+// With "_meta" twice, protocol.Methods.Check, which keeps the first, saw a
+// request of 2026-07-28, and go-sdk, which keeps the last (null), one of no
+// revision, and answered it with code 0 on stdio.
+func TestRepeatedNames(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{}},"_meta":null}}`
+	want := `"_meta" appears twice in one object`
+
+	replies, _ := start(t, serverCommand(t)).converse(t, body)
+	require.Len(t, replies, 1, "stdio: replies")
+	code, msg := errorOf(t, replies[0])
+	assert.EqualValues(t, jsonrpc.CodeInvalidRequest, code, "stdio: %s", replies[0])
+	assert.Contains(t, msg, want, "stdio")
+	assert.Contains(t, replies[0], `"id":1`, "stdio")
+
+	endpoint, _, _ := startHTTP(t)
+	status, reply, _, err := post(endpoint, body, map[string]string{"MCP-Protocol-Version": protocol.ModernVersion, "Mcp-Method": "tools/list"})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusBadRequest, status, "HTTP: %s", reply)
+	code, msg = errorOf(t, reply)
+	assert.EqualValues(t, jsonrpc.CodeInvalidRequest, code, "HTTP: %s", reply)
+	assert.Contains(t, msg, want, "HTTP")
 }

@@ -37,15 +37,17 @@ func (r *Refusal) Error() string { return r.Err.Message }
 // it allocates 64 KiB a message, and a flood of notifications is read
 // some thirty times slower. It refuses what go-sdk's decoder lets through:
 // a message nested more than 64 levels or of more than 10,000 values, text
-// after it, and ids MCP does not allow, which go-sdk reads as others (null
-// as none, 6.5 as 6).
+// after it, a name twice in one object (shapeOf says why), and ids MCP does
+// not allow, which go-sdk reads as others (null as none, 6.5 as 6, "\ud800"
+// as "\ufffd").
 //
 // It returns a *jsonrpc.Request or *jsonrpc.Response, or a *Refusal: -32700
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
 // request. A response, even a malformed one, is a *jsonrpc.Response, which
 // the server never answers: two peers must not answer each other for ever.
 func Decode(data []byte) (jsonrpc.Message, error) {
-	switch depth, values := shape(data); {
+	shape := shapeOf(data)
+	switch depth, values := shape.depth, shape.values; {
 	case depth > maxNesting:
 		return nil, refuse(idOf(members(data)["id"]), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
 	case values > maxValues:
@@ -64,8 +66,16 @@ func Decode(data []byte) (jsonrpc.Message, error) {
 		!isMethod || m.ID != nil && !idOf(m.ID).IsValid() {
 		return diagnose(data)
 	}
+	id := idOf(m.ID)
+	if r := shape.repeated; r != nil {
+		if r.depth == 1 && string(r.name) == "id" {
+			id = jsonrpc.ID{} // which of the two?
+		}
+		return nil, refuse(id, "the name %q appears twice in one object, at byte %d; decoders read such a message differently "+
+			"(one keeps the first, another the last): send each name once", Cut(string(r.name), MaxQuote), r.at)
+	}
 	// data may be a buffer read into again
-	return &jsonrpc.Request{ID: idOf(m.ID), Method: method, Params: bytes.Clone(m.Params)}, nil
+	return &jsonrpc.Request{ID: id, Method: method, Params: bytes.Clone(m.Params)}, nil
 }
 
 // text returns the string a JSON value holds, and whether it holds one
@@ -140,32 +150,6 @@ func has(members map[string]json.RawMessage, name string) string {
 
 func refuse(id jsonrpc.ID, format string, args ...any) *Refusal {
 	return &Refusal{ID: id, Err: Errorf(jsonrpc.CodeInvalidRequest, "invalid request: "+format, args...)}
-}
-
-// shape returns how deeply data nests arrays and objects, and about how
-// many values it holds (one more than its commas and openings), without
-// decoding it; it stops counting past maxNesting or maxValues.
-func shape(data []byte) (deepest, values int) {
-	depth, inString := 0, false
-	values = 1
-	for i := 0; i < len(data) && deepest <= maxNesting && values <= maxValues; i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++ // the escaped byte is not a quote
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
-			values++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',':
-			values++
-		}
-	}
-	return deepest, values
 }
 
 // idOf returns the id in raw, a message's "id" member as sent, or the zero

@@ -39,6 +39,7 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"}, // a surrogate pair is one character
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"a":1},"b":[{"a":"a"},{"a":2,"b":"a"}],` + names(20) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
 
@@ -61,6 +62,18 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`}, // member names are case-sensitive
 		{line: `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`},
 		{line: `{"jsonrpc":"2.0","ID":2,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		// A name twice in one object is read differently by different
+		// decoders: Check, a struct, kept the first _meta; go-sdk, a map,
+		// the last, null, and answered the request as of no revision.
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `,"_meta":null}}`, code: -32600, id: 1.0,
+			msg: `the name "_meta" appears twice in one object, at byte 169`},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `,"_m\u0065ta":null}}`, code: -32600, id: 1.0, msg: `"_meta" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","id":2}`, code: -32600, msg: `"id" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/list"}`, code: -32600, id: 3.0, msg: `"method" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"a","message":"b"}}}`,
+			code: -32600, id: 4.0, msg: `"message" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + names(20) + `,"k7":1}}`, code: -32600, id: 5.0, msg: `"k7" appears twice`},
+		{line: "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{\"\xff\":1,\"\xfe\":2}}", code: -32600, id: 6.0, msg: "\"\ufffd\" appears twice"},
 		{line: `{"jsonrpc":"2.0","id":8,"method":null}`, code: -32600, id: 8.0, msg: `"method" must be a string; this message has null`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
@@ -96,6 +109,15 @@ func TestDecode(t *testing.T) {
 			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "Decode(%.80q) quotes too much", tt.line)
 		})
 	}
+}
+
+// names returns n members of an object, "k0":0 to "k<n-1>":n-1.
+func names(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"k%d":%d`, i, i)
+	}
+	return strings.Join(members, ",")
 }
 
 // TestEncode: an error reply with no id carries "id": null (JSON-RPC 2.0 §5).
