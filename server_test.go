@@ -298,6 +298,11 @@ func TestHostArguments(t *testing.T) {
 			}
 		}
 	}
+	// A name is the same escaped (R11).
+	escaped := json.RawMessage(`{"message":"hi","wait\u005ffor_previous":true}`)
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: escaped})
+	require.NoError(t, err)
+	assert.False(t, res.IsError, "CallTool(echo, %s): %v", escaped, res.Content)
 	for tool, misspelled := range map[string]map[string]any{
 		"calculate":     {"expresion": "1+1"},
 		"get_timestamp": {"tz": "UTC"},
