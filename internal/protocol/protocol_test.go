@@ -175,6 +175,10 @@ func TestCheck(t *testing.T) {
 		{"nested field", "initialize", `{"clientInfo":{"name":7}}`, "", false, -32602, `"clientInfo.name" must be a string, not a number`},
 		{"a notification with an id", "notifications/cancelled", `{"requestId":1}`, "", false, -32600, `"notifications/cancelled" is a notification: send it without an id`},
 		{"a request without an id", "tools/list", ``, "", false, -32600, `"tools/list" is a request: give it an id`},
+		{"a number out of range", "tools/list", `{"_meta":{"progressToken":1e400}}`, "", false, -32602,
+			`tools/list params: "_meta.progressToken" is 1e400, out of range: a number here must be within ±1.8e+308`},
+		{"a number out of range in experimental", "initialize", `{"capabilities":{"experimental":{"x":-1e400}}}`, "", false, -32602,
+			`"capabilities.experimental.x" is -1e400, out of range`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
 	}
 	for _, tt := range tests {
@@ -293,6 +297,29 @@ func TestArgumentsProblem(t *testing.T) {
 		}
 		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
 		assert.Less(t, len(got), 2*MaxQuote, "argumentsProblem(%.80s)", tt.args)
+	}
+}
+
+// TestWithoutHostArguments is a table of arguments, and what is left of
+// them for a tool whose inputSchema does not declare HostArguments, and
+// for one that does.
+func TestWithoutHostArguments(t *testing.T) {
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
+	declares := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"message": {Type: "string"}, "wait_for_previous": {Type: "boolean"}}}
+	tests := []struct{ args, want string }{
+		{`{"message":"hi"}`, `{"message":"hi"}`},
+		{`{"message":"hi","wait_for_previous":true}`, `{"message":"hi"}`},
+		{`{"message":"hi","wait\u005ffor_previous":true}`, `{"message":"hi"}`}, // names compare unescaped
+		{`{"message":"wait_for_previous"}`, `{"message":"wait_for_previous"}`},
+		{`{"message":"\n"}`, `{"message":"\n"}`},
+		{`[1]`, `[1]`},
+	}
+	for _, tt := range tests {
+		got := withoutHostArguments(schema, json.RawMessage(tt.args))
+		assert.JSONEq(t, tt.want, string(got), "withoutHostArguments(%s)", tt.args)
+		got = withoutHostArguments(declares, json.RawMessage(tt.args))
+		assert.JSONEq(t, tt.args, string(got), "withoutHostArguments(%s) for a tool that declares them", tt.args)
 	}
 }
 
