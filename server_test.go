@@ -82,10 +82,25 @@ func TestAdvertisedCapabilitiesServed(t *testing.T) {
 	assert.JSONEq(t, mustJSON(t, capabilities), mustJSON(t, advertised),
 		"the server advertises capabilities that capabilities, in server.go, does not list: "+
 			"the transports would refuse their methods with -32601; list them there")
+	// A method is served if it is of the lifecycle, which every server
+	// serves, or of a capability advertised; the methods of each
+	// capability are named after it.
+	lifecycle := map[string]bool{"initialize": true, "notifications/initialized": true, "ping": true,
+		"notifications/cancelled": true, "server/discover": true}
+	capability := map[string]bool{"tools": advertised.Tools != nil, "resources": advertised.Resources != nil,
+		"prompts": advertised.Prompts != nil, "logging": advertised.Logging != nil, "completion": advertised.Completions != nil}
 	served := protocol.Served(advertised)
-	for _, method := range []string{"tools/list", "tools/call"} {
-		assert.Contains(t, served, method, "a server with tools serves %s", method)
+	require.NotEmpty(t, served)
+	for method, ok := range served {
+		feature, _, _ := strings.Cut(method, "/")
+		want, known := capability[feature]
+		if lifecycle[method] {
+			want, known = true, true
+		}
+		require.True(t, known, "%s is of no capability this test knows: add it to the table above", method)
+		assert.Equal(t, want, ok, "protocol.Served(capabilities)[%q]", method)
 	}
+	assert.True(t, served["tools/call"], "a server with tools serves tools/call")
 }
 
 // allowedSchemaKeywords are the JSON Schema keywords an input schema may use.
