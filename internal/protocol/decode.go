@@ -98,7 +98,8 @@ func text(raw json.RawMessage) (string, bool) {
 func badID(raw json.RawMessage) string {
 	switch n, err := strconv.ParseInt(string(raw), 10, 64); {
 	case raw[0] == '"' && !utf8.Valid(raw):
-		return `"id" must be valid Unicode: it holds a byte that is not UTF-8`
+		return fmt.Sprintf(`"id" must be valid Unicode, not %s: it holds bytes that are not UTF-8, shown here as U+FFFD`,
+			Cut(strings.ToValidUTF8(string(raw), "\ufffd"), MaxQuote))
 	case raw[0] == '"' && loneSurrogate(raw):
 		return fmt.Sprintf(`"id" must be valid Unicode, not %s: \ud800 to \udfff escape halves of a surrogate pair, `+
 			`and each half must have its other`, Cut(string(raw), MaxQuote))

@@ -58,7 +58,8 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, code: -32600, msg: `not {"n":6}`},
 		{line: `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`, code: -32600, msg: `"id" must be valid Unicode, not "\ud800"`},
 		{line: `{"jsonrpc":"2.0","id":"a\udc00\ud800","method":"ping"}`, code: -32600, msg: `not "a\udc00\ud800"`},
-		{line: "{\"jsonrpc\":\"2.0\",\"id\":\"\xff\",\"method\":\"ping\"}", code: -32600, msg: `"id" must be valid Unicode: it holds a byte that is not UTF-8`},
+		{line: "{\"jsonrpc\":\"2.0\",\"id\":\"a\xff\xfeb\",\"method\":\"ping\"}", code: -32600,
+			msg: "\"id\" must be valid Unicode, not \"a\ufffdb\": it holds bytes that are not UTF-8"},
 		{line: `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`}, // member names are case-sensitive
 		{line: `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`},
 		{line: `{"jsonrpc":"2.0","ID":2,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
