@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -168,6 +169,8 @@ func TestCheck(t *testing.T) {
 		{"escaped key", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersio\u006e":"1999-01-01"}}`, "", true, -32022, `"1999-01-01"`},
 		{"legacy version in _meta", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, "", true, -32022, "served after an initialize handshake"},
 
+		{"header differs from _meta", "tools/list", `{` + modernMeta + `}`, "2099-01-01", true, mcp.CodeHeaderMismatch,
+			`header mismatch: the MCP-Protocol-Version header "2099-01-01" differs from "2026-07-28" in _meta`},
 		{"call without params", "tools/call", ``, "", false, -32602, "tools/call needs params, a JSON object"},
 		{"call with null params", "tools/call", `null`, "", false, -32602, "tools/call needs params"},
 		{"params an array", "ping", `[]`, "", false, -32602, "ping params must be a JSON object, not an array"},
@@ -322,6 +325,107 @@ func TestWithoutHostArguments(t *testing.T) {
 		got = withoutHostArguments(declares, json.RawMessage(tt.args))
 		assert.JSONEq(t, tt.args, string(got), "withoutHostArguments(%s) for a tool that declares them", tt.args)
 	}
+}
+
+// failAfter bounds every wait below; it ends one only when a test fails.
+const failAfter = 10 * time.Second
+
+// await fails the test unless ch is closed within failAfter.
+func await(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(failAfter):
+		t.Fatalf("%s did not happen within %v", what, failAfter)
+	}
+}
+
+// TestSchemasOutliveFirstCall: the tools' inputSchemas, read once at the
+// first call, are read under a context the call's cancellation cannot
+// end: a first call cancelled while they are read leaves them to the calls
+// after it, which set a host's argument aside from them.
+func TestSchemasOutliveFirstCall(t *testing.T) {
+	listing, listed := make(chan struct{}), make(chan struct{})
+	var reached json.RawMessage // the arguments the last call reached the tool with
+	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/list" {
+			reached = req.(*mcp.CallToolRequest).Params.Arguments
+			return &mcp.CallToolResult{}, nil
+		}
+		close(listing) // tools/list is called once
+		// On the first call's goroutine, where t.Fatal must not be called:
+		select {
+		case <-listed:
+		case <-time.After(failAfter):
+			t.Error("the first call was not cancelled")
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // as go-sdk's handler would
+		}
+		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
+		return &mcp.ListToolsResult{Tools: []*mcp.Tool{{Name: "echo", InputSchema: schema}}}, nil
+	}
+	handle := Middleware(slog.New(slog.DiscardHandler))(next)
+	call := func(ctx context.Context) {
+		args := json.RawMessage(`{"message":"hi","wait_for_previous":true}`)
+		_, err := handle(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "echo", Arguments: args}})
+		assert.NoError(t, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		call(ctx)
+	}()
+	await(t, listing, "the first call's read of the schemas")
+	cancel()
+	close(listed)
+	await(t, first, "the first call's return")
+	call(context.Background())
+	assert.JSONEq(t, `{"message":"hi"}`, string(reached), "the second call reached the tool with a host's argument: it had no schema")
+}
+
+// TestHandshake: a 2025 session sends initialize once, first; ping may
+// come before it (MCP 2025-11-25, "Lifecycle").
+func TestHandshake(t *testing.T) {
+	tests := []struct {
+		method      string
+		initialized bool
+		msg         string // in the refusal; "" if none
+	}{
+		{"initialize", false, ""},
+		{"ping", false, ""},
+		{"ping", true, ""},
+		{"tools/list", true, ""},
+		{"initialize", true, "this session is initialized already"},
+		{"tools/list", false, `"tools/list" before initialize: send initialize first`},
+		{strings.Repeat("m", 100_000), false, `"mmm`},
+	}
+	for _, tt := range tests {
+		err := Handshake(tt.method, tt.initialized)
+		if tt.msg == "" {
+			assert.NoError(t, err, "Handshake(%q, %v)", tt.method, tt.initialized)
+			continue
+		}
+		var e *jsonrpc.Error
+		require.ErrorAs(t, err, &e, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.EqualValues(t, jsonrpc.CodeInvalidRequest, e.Code, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.Contains(t, e.Message, tt.msg, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.Less(t, len(e.Message), 3*MaxQuote, "Handshake(%.40q, %v) quotes too much", tt.method, tt.initialized)
+	}
+}
+
+// TestCutLogValue: a log line quotes at most MaxQuote bytes of each
+// string, but a panic's stack, whole.
+func TestCutLogValue(t *testing.T) {
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{ReplaceAttr: CutLogValue}))
+	long := strings.Repeat("x", 100_000)
+	logger.Info("m", "tool", long, "stack", long, "n", 7)
+	assert.Contains(t, logs.String(), "tool="+strings.Repeat("x", MaxQuote)+"… ")
+	assert.Contains(t, logs.String(), "stack="+long+" ")
+	assert.Contains(t, logs.String(), "n=7")
 }
 
 // TestLimitsPage: docs/limits.md states this package's limits as they are.
