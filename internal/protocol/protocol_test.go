@@ -47,6 +47,7 @@ func TestDecode(t *testing.T) {
 		{line: `not json`, code: -32700, msg: "invalid character 'o' in literal null (expecting 'u'), at byte 2"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, code: -32700, msg: "after top-level value"},
 		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: -32600, msg: "not an array (JSON-RPC batches are not supported"},
+		{line: `]]0[`, code: -32700, msg: "invalid character ']' looking for beginning of value"},
 		{line: `42`, code: -32600, msg: "a message must be a JSON object, not a number"},
 		{line: `{"id":2,"method":"ping"}`, code: -32600, id: 2.0, msg: `"jsonrpc" must be "2.0"; this message has no "jsonrpc"`},
 		{line: `{"jsonrpc":"1.0","id":3,"method":"ping"}`, code: -32600, id: 3.0, msg: `"jsonrpc" must be "2.0"; this message has "1.0"`},
@@ -111,6 +112,26 @@ func TestDecode(t *testing.T) {
 			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "Decode(%.80q) quotes too much", tt.line)
 		})
 	}
+}
+
+// FuzzDecode: whatever a line holds, Decode does not panic, and refuses
+// it, if it does, with -32700 or -32600 and a message of a few hundred
+// bytes at most.
+//
+//	go test -run XXX -fuzz FuzzDecode ./internal/protocol
+func FuzzDecode(f *testing.F) {
+	for _, line := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `]]0[`, `{"a":{"b":1,"b":2}}`,
+		`{"jsonrpc":"2.0","id":"\ud800","method":"p","params":{"_meta":{"k\u0065y":1e400}}}`, "{\"id\":\"\xff\"}"} {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		_, err := Decode([]byte(line))
+		var r *Refusal
+		if errors.As(err, &r) {
+			assert.Contains(t, []int64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest}, r.Err.Code, "Decode(%q)", line)
+			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "Decode(%q)", line)
+		}
+	})
 }
 
 // names returns n members of an object, "k0":0 to "k<n-1>":n-1.

@@ -56,7 +56,7 @@ func shapeOf(data []byte) shape {
 			depth++
 			s.depth = max(s.depth, depth)
 			s.values++
-			if depth < len(objects) {
+			if 0 < depth && depth < len(objects) { // data that is not JSON may close more than it opens
 				objects[depth].isObject, objects[depth].names = c == '{', objects[depth].names[:0]
 			}
 		case ']', '}':
