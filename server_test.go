@@ -88,7 +88,9 @@ func TestAdvertisedCapabilitiesServed(t *testing.T) {
 	lifecycle := map[string]bool{"initialize": true, "notifications/initialized": true, "ping": true,
 		"notifications/cancelled": true, "server/discover": true}
 	capability := map[string]bool{"tools": advertised.Tools != nil, "resources": advertised.Resources != nil,
-		"prompts": advertised.Prompts != nil, "logging": advertised.Logging != nil, "completion": advertised.Completions != nil}
+		"prompts": advertised.Prompts != nil, "completion": advertised.Completions != nil,
+		"logging": advertised.Logging != nil, //nolint:staticcheck // deprecated in 2026-07-28 (SEP-2577), not gone
+	}
 	served := protocol.Served(advertised)
 	require.NotEmpty(t, served)
 	for method, ok := range served {
