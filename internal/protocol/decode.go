@@ -47,10 +47,10 @@ func (r *Refusal) Error() string { return r.Err.Message }
 // the server never answers: two peers must not answer each other for ever.
 func Decode(data []byte) (jsonrpc.Message, error) {
 	shape := shapeOf(data)
-	switch depth, values := shape.depth, shape.values; {
-	case depth > maxNesting:
+	switch {
+	case shape.depth > maxNesting:
 		return nil, refuse(idOf(members(data)["id"]), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
-	case values > maxValues:
+	case shape.values > maxValues:
 		return nil, refuse(idOf(members(data)["id"]), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
 	}
 	var m struct {
@@ -69,7 +69,7 @@ func Decode(data []byte) (jsonrpc.Message, error) {
 	id := idOf(m.ID)
 	if r := shape.repeated; r != nil {
 		if r.depth == 1 && string(r.name) == "id" {
-			id = jsonrpc.ID{} // which of the two?
+			id = jsonrpc.ID{} // neither of two ids is the one to answer under
 		}
 		return nil, refuse(id, "the name %q appears twice in one object, at byte %d; decoders read such a message differently "+
 			"(one keeps the first, another the last): send each name once", Cut(string(r.name), MaxQuote), r.at)
