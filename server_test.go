@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,10 +82,27 @@ func TestAdvertisedCapabilitiesServed(t *testing.T) {
 	assert.JSONEq(t, mustJSON(t, capabilities), mustJSON(t, advertised),
 		"the server advertises capabilities that capabilities, in server.go, does not list: "+
 			"the transports would refuse their methods with -32601; list them there")
-	served := protocol.Served(advertised)
-	for _, method := range []string{"tools/list", "tools/call"} {
-		assert.Contains(t, served, method, "a server with tools serves %s", method)
+	// A method is served if it is of the lifecycle, which every server
+	// serves, or of a capability advertised; the methods of each
+	// capability are named after it.
+	lifecycle := map[string]bool{"initialize": true, "notifications/initialized": true, "ping": true,
+		"notifications/cancelled": true, "server/discover": true}
+	capability := map[string]bool{"tools": advertised.Tools != nil, "resources": advertised.Resources != nil,
+		"prompts": advertised.Prompts != nil, "completion": advertised.Completions != nil,
+		"logging": advertised.Logging != nil, //nolint:staticcheck // deprecated in 2026-07-28 (SEP-2577), not gone
 	}
+	served := protocol.Served(advertised)
+	require.NotEmpty(t, served)
+	for method, ok := range served {
+		feature, _, _ := strings.Cut(method, "/")
+		want, known := capability[feature]
+		if lifecycle[method] {
+			want, known = true, true
+		}
+		require.True(t, known, "%s is of no capability this test knows: add it to the table above", method)
+		assert.Equal(t, want, ok, "protocol.Served(capabilities)[%q]", method)
+	}
+	assert.True(t, served["tools/call"], "a server with tools serves tools/call")
 }
 
 // allowedSchemaKeywords are the JSON Schema keywords an input schema may use.
@@ -297,6 +315,11 @@ func TestHostArguments(t *testing.T) {
 			}
 		}
 	}
+	// A name is the same escaped (R11).
+	escaped := json.RawMessage(`{"message":"hi","wait\u005ffor_previous":true}`)
+	res, err := session.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo", Arguments: escaped})
+	require.NoError(t, err)
+	assert.False(t, res.IsError, "CallTool(echo, %s): %v", escaped, res.Content)
 	for tool, misspelled := range map[string]map[string]any{
 		"calculate":     {"expresion": "1+1"},
 		"get_timestamp": {"tz": "UTC"},
@@ -333,4 +356,30 @@ func TestToolCallLog(t *testing.T) {
 	assert.Contains(t, lines[0], "outcome=ok")
 	assert.Contains(t, lines[1], "tool="+strings.Repeat("n", protocol.MaxQuote)+"… ")
 	assert.Less(t, len(lines[1]), 3*protocol.MaxQuote, "the log quotes the name whole")
+}
+
+// TestRepeatedNames: a message with a name twice in one object is refused
+// with -32600 on both transports, before any decoder reads it its own way.
+// With "_meta" twice, protocol.Methods.Check, which keeps the first, saw a
+// request of 2026-07-28, and go-sdk, which keeps the last (null), one of no
+// revision, and answered it with code 0 on stdio.
+func TestRepeatedNames(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",` +
+		`"io.modelcontextprotocol/clientCapabilities":{}},"_meta":null}}`
+	want := `"_meta" appears twice in one object`
+
+	replies, _ := start(t, serverCommand(t)).converse(t, body)
+	require.Len(t, replies, 1, "stdio: replies")
+	code, msg := errorOf(t, replies[0])
+	assert.EqualValues(t, jsonrpc.CodeInvalidRequest, code, "stdio: %s", replies[0])
+	assert.Contains(t, msg, want, "stdio")
+	assert.Contains(t, replies[0], `"id":1`, "stdio")
+
+	endpoint, _, _ := startHTTP(t)
+	status, reply, _, err := post(endpoint, body, map[string]string{"MCP-Protocol-Version": protocol.ModernVersion, "Mcp-Method": "tools/list"})
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusBadRequest, status, "HTTP: %s", reply)
+	code, msg = errorOf(t, reply)
+	assert.EqualValues(t, jsonrpc.CodeInvalidRequest, code, "HTTP: %s", reply)
+	assert.Contains(t, msg, want, "HTTP")
 }

@@ -21,15 +21,22 @@ const maxBacklog = 1 << 20
 // a goroutine writes out; lines past that are dropped, and counted in a
 // line of their own. Once the destination fails, everything is dropped.
 type Writer struct {
-	queue   chan []byte   // the lines to write; a nil one asks for a signal on flushed
-	flushed chan struct{} // the lines queued before the nil one are written
-	held    atomic.Int64  // bytes in queue
-	dropped atomic.Int64  // lines dropped since the last written
+	queue   chan entry   // what to write
+	held    atomic.Int64 // bytes in queue
+	dropped atomic.Int64 // lines dropped since the last written
+}
+
+// An entry of the queue is a line, or a Flush's turn: flushed, closed once
+// the lines before it are written. Each Flush has a channel of its own, so
+// that the turn of one that gave up cannot end another's wait.
+type entry struct {
+	line    []byte
+	flushed chan struct{}
 }
 
 // New returns a Writer that writes to dst.
 func New(dst io.Writer) *Writer {
-	w := &Writer{queue: make(chan []byte, 4096), flushed: make(chan struct{}, 1)}
+	w := &Writer{queue: make(chan entry, 4096)}
 	go w.run(dst)
 	return w
 }
@@ -39,7 +46,7 @@ func (w *Writer) Write(p []byte) (int, error) {
 	n := int64(len(p))
 	if w.held.Add(n) <= maxBacklog {
 		select {
-		case w.queue <- bytes.Clone(p):
+		case w.queue <- entry{line: bytes.Clone(p)}:
 			return len(p), nil
 		default:
 		}
@@ -51,8 +58,8 @@ func (w *Writer) Write(p []byte) (int, error) {
 
 func (w *Writer) run(dst io.Writer) {
 	broken := false
-	for line := range w.queue {
-		flush := line == nil
+	for e := range w.queue {
+		line := e.line
 		w.held.Add(-int64(len(line)))
 		if n := w.dropped.Swap(0); n > 0 {
 			line = append(fmt.Appendf(nil, "(%d log lines dropped: standard error was not read)\n", n), line...)
@@ -61,11 +68,8 @@ func (w *Writer) run(dst io.Writer) {
 			_, err := dst.Write(line)
 			broken = err != nil
 		}
-		if flush {
-			select {
-			case w.flushed <- struct{}{}:
-			default: // a signal no Flush waits for is there already
-			}
+		if e.flushed != nil {
+			close(e.flushed)
 		}
 	}
 }
@@ -74,17 +78,14 @@ func (w *Writer) run(dst io.Writer) {
 // or for at most d: the destination may be blocked for ever.
 func (w *Writer) Flush(d time.Duration) {
 	timeout := time.After(d)
+	flushed := make(chan struct{})
 	select {
-	case <-w.flushed: // the signal of a Flush that gave up
-	default:
-	}
-	select {
-	case w.queue <- nil:
+	case w.queue <- entry{flushed: flushed}:
 	case <-timeout:
 		return
 	}
 	select {
-	case <-w.flushed:
+	case <-flushed:
 	case <-timeout:
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestWriterNeverBlocks(t *testing.T) {
 	l := New(dst)
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
-	<-dst.blocked // the goroutine is stuck in the destination's Write
+	await(t, dst.blocked, "the destination's Write") // the goroutine is stuck in it
 	line := strings.Repeat("x", 1023) + "\n"
 	within(t, "5 MiB of writes to a blocked destination", func() {
 		for range 5000 { // five times the backlog
@@ -71,16 +72,49 @@ func TestWriterNeverBlocks(t *testing.T) {
 }
 
 // TestWriterBroken: once the destination fails, as a closed pipe does,
-// writes still succeed, and Flush returns without waiting for its time.
+// writes still succeed, Flush returns without waiting for its time, and
+// nothing more is written to it.
 func TestWriterBroken(t *testing.T) {
-	failed := make(chan struct{})
-	l := New(failingWriter(failed))
+	dst := &failingWriter{failed: make(chan struct{})}
+	l := New(dst)
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
-	<-failed
+	await(t, dst.failed, "the destination's Write")
 	_, err = io.WriteString(l, "second\n")
 	require.NoError(t, err)
 	within(t, "Flush", func() { l.Flush(time.Hour) })
+	assert.EqualValues(t, 1, dst.writes.Load(), "writes to a destination that has failed")
+}
+
+// TestFlushGivesUp: Flush waits for a blocked destination no longer than
+// it is told, whether its turn in the queue has come or not; once the
+// destination takes lines again, Flush waits for them.
+func TestFlushGivesUp(t *testing.T) {
+	dst := &blockedWriter{blocked: make(chan struct{}), unblock: make(chan struct{})}
+	l := New(dst)
+	_, err := io.WriteString(l, "first\n")
+	require.NoError(t, err)
+	await(t, dst.blocked, "the destination's Write")
+	within(t, "Flush of a blocked destination", func() { l.Flush(time.Millisecond) })
+	for range cap(l.queue) { // the queue full: Flush cannot even take its turn
+		_, err := io.WriteString(l, "x\n")
+		require.NoError(t, err)
+	}
+	within(t, "Flush of a full queue", func() { l.Flush(time.Millisecond) })
+	close(dst.unblock)
+	within(t, "Flush", func() { l.Flush(time.Hour) })
+	assert.True(t, strings.HasPrefix(dst.buf.String(), "first\n"), "%.40q", dst.buf.String())
+	assert.True(t, strings.HasSuffix(dst.buf.String(), "x\n"), "the lines queued are written")
+}
+
+// await fails the test unless ch is closed within failAfter.
+func await(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(failAfter):
+		t.Fatal(what + " did not happen")
+	}
 }
 
 // A blockedWriter says on blocked that a Write has begun, and lets it
@@ -100,14 +134,16 @@ func (w *blockedWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// A failingWriter fails every Write, and says so once.
-type failingWriter chan struct{}
+// A failingWriter fails every Write, counts them, and says on failed that
+// one has failed.
+type failingWriter struct {
+	failed chan struct{}
+	writes atomic.Int64
+}
 
-func (w failingWriter) Write([]byte) (int, error) {
-	select {
-	case <-w:
-	default:
-		close(w)
+func (w *failingWriter) Write([]byte) (int, error) {
+	if w.writes.Add(1) == 1 {
+		close(w.failed)
 	}
 	return 0, errors.New("broken pipe")
 }

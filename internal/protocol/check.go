@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"slices"
 	"strconv"
@@ -109,6 +110,11 @@ func (ms Methods) Check(req *jsonrpc.Request, header string) (modern bool, err e
 				t = t.Elem()
 			}
 			found, _ := strconv.Unquote(typeErr.Value) // the start of the value, quoted
+			if (t.Kind() == reflect.Float64 || t.Kind() == reflect.Interface) && kind([]byte(found)) == "a number" {
+				// A number, where one may be, that a float64 does not hold.
+				return modern, Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s params: %q is %s, out of range: "+
+					"a number here must be within ±%.1e", req.Method, typeErr.Field, Cut(found, MaxQuote), math.MaxFloat64)
+			}
 			return modern, Errorf(jsonrpc.CodeInvalidParams, "invalid params: %s params: %q must be %s, not %s",
 				req.Method, typeErr.Field, cmp.Or(goKinds[t.Kind()], "a number"), kind([]byte(found)))
 		}

@@ -37,19 +37,21 @@ func (r *Refusal) Error() string { return r.Err.Message }
 // it allocates 64 KiB a message, and a flood of notifications is read
 // some thirty times slower. It refuses what go-sdk's decoder lets through:
 // a message nested more than 64 levels or of more than 10,000 values, text
-// after it, and ids MCP does not allow, which go-sdk reads as others (null
-// as none, 6.5 as 6).
+// after it, a name twice in one object (shapeOf says why), and ids MCP does
+// not allow, which go-sdk reads as others (null as none, 6.5 as 6, "\ud800"
+// as "\ufffd").
 //
 // It returns a *jsonrpc.Request or *jsonrpc.Response, or a *Refusal: -32700
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
 // request. A response, even a malformed one, is a *jsonrpc.Response, which
 // the server never answers: two peers must not answer each other for ever.
 func Decode(data []byte) (jsonrpc.Message, error) {
-	switch depth, values := shape(data); {
-	case depth > maxNesting:
-		return nil, refuse(idOf(data), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
-	case values > maxValues:
-		return nil, refuse(idOf(data), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
+	shape := shapeOf(data)
+	switch {
+	case shape.depth > maxNesting:
+		return nil, refuse(idOf(members(data)["id"]), "the message nests arrays and objects more than %d levels deep; MCP messages need a few", maxNesting)
+	case shape.values > maxValues:
+		return nil, refuse(idOf(members(data)["id"]), "the message holds more than %d JSON values; MCP messages need a few hundred", maxValues)
 	}
 	var m struct {
 		JSONRPC json.RawMessage `json:"jsonrpc"`
@@ -57,22 +59,32 @@ func Decode(data []byte) (jsonrpc.Message, error) {
 		Method  json.RawMessage `json:"method"`
 		Params  json.RawMessage `json:"params"`
 	}
-	var id any
 	rest, err := segjson.Parse(data, &m, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
 	version, isString := text(m.JSONRPC)
 	method, isMethod := text(m.Method)
 	if err != nil || len(bytes.TrimLeft(rest, " \t\r\n")) > 0 || kind(data) != "an object" || !isString || version != "2.0" ||
-		!isMethod || m.ID != nil && (badID(m.ID) != "" || json.Unmarshal(m.ID, &id) != nil) {
+		!isMethod || m.ID != nil && !idOf(m.ID).IsValid() {
 		return diagnose(data)
 	}
-	req := &jsonrpc.Request{Method: method, Params: bytes.Clone(m.Params)} // data may be a buffer read into again
-	req.ID, _ = jsonrpc.MakeID(id)                                         // a string, or an integer a float64 holds exactly
-	return req, nil
+	id := idOf(m.ID)
+	if r := shape.repeated; r != nil {
+		if r.depth == 1 && string(r.name) == "id" {
+			id = jsonrpc.ID{} // neither of two ids is the one to answer under
+		}
+		return nil, refuse(id, "the name %q appears twice in one object, at byte %d; decoders read such a message differently "+
+			"(one keeps the first, another the last): send each name once", Cut(string(r.name), MaxQuote), r.at)
+	}
+	// data may be a buffer read into again
+	return &jsonrpc.Request{ID: id, Method: method, Params: bytes.Clone(m.Params)}, nil
 }
 
-// text returns the string a JSON value holds, and whether it holds one.
+// text returns the string a JSON value holds, and whether it holds one
+// (null does not, though encoding/json reads it into a string as "").
 func text(raw json.RawMessage) (string, bool) {
-	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return "", false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw[1 : len(raw)-1]), true // as most are written: no escapes to undo
 	}
 	var s string
@@ -80,9 +92,17 @@ func text(raw json.RawMessage) (string, bool) {
 }
 
 // badID says what is wrong with an id as sent, or returns "" for a string
-// or an integer that go-sdk reads exactly, into a float64.
+// of valid Unicode or an integer that go-sdk reads exactly, into a float64.
+// A string that is not valid Unicode is read as another, with U+FFFD in
+// place of what is wrong: the reply would carry an id its client never sent.
 func badID(raw json.RawMessage) string {
 	switch n, err := strconv.ParseInt(string(raw), 10, 64); {
+	case raw[0] == '"' && !utf8.Valid(raw):
+		return fmt.Sprintf(`"id" must be valid Unicode, not %s: it holds bytes that are not UTF-8, shown here as U+FFFD`,
+			Cut(strings.ToValidUTF8(string(raw), "\ufffd"), MaxQuote))
+	case raw[0] == '"' && loneSurrogate(raw):
+		return fmt.Sprintf(`"id" must be valid Unicode, not %s: \ud800 to \udfff escape halves of a surrogate pair, `+
+			`and each half must have its other`, Cut(string(raw), MaxQuote))
 	case raw[0] == '"', err == nil && -1<<53 < n && n < 1<<53:
 		return ""
 	case string(raw) == "null":
@@ -104,18 +124,18 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 	case err != nil || m == nil:
 		return nil, refuse(jsonrpc.ID{}, "a message must be a JSON object, not %s", kind(data))
 	}
-	id := idOf(data)
+	id := idOf(m["id"])
 	switch {
 	case m["method"] == nil && (m["result"] != nil || m["error"] != nil):
 		return &jsonrpc.Response{ID: id}, nil
 	case m["id"] != nil && badID(m["id"]) != "":
 		return nil, refuse(id, "%s", badID(m["id"]))
 	}
-	var version, method string
-	switch {
-	case json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0":
+	version, _ := text(m["jsonrpc"])
+	switch _, isMethod := text(m["method"]); {
+	case version != "2.0":
 		return nil, refuse(id, `"jsonrpc" must be "2.0"; this message has %s`, has(m, "jsonrpc"))
-	case json.Unmarshal(m["method"], &method) != nil:
+	case !isMethod:
 		return nil, refuse(id, `"method" must be a string; this message has %s`, has(m, "method"))
 	}
 	return nil, refuse(id, "not a JSON-RPC 2.0 message")
@@ -133,45 +153,57 @@ func refuse(id jsonrpc.ID, format string, args ...any) *Refusal {
 	return &Refusal{ID: id, Err: Errorf(jsonrpc.CodeInvalidRequest, "invalid request: "+format, args...)}
 }
 
-// shape returns how deeply data nests arrays and objects, and about how
-// many values it holds (one more than its commas and openings), without
-// decoding it; it stops counting past maxNesting or maxValues.
-func shape(data []byte) (deepest, values int) {
-	depth, inString := 0, false
-	values = 1
-	for i := 0; i < len(data) && deepest <= maxNesting && values <= maxValues; i++ {
-		switch c := data[i]; {
-		case inString && c == '\\':
-			i++ // the escaped byte is not a quote
-		case c == '"':
-			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			depth++
-			deepest = max(deepest, depth)
-			values++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',':
-			values++
-		}
-	}
-	return deepest, values
-}
-
-// idOf returns the id of a message refused before go-sdk decodes it, or
-// the zero ID if it has none that MCP allows. encoding/json reads it with
-// no more than a scan of the rest, up to 10,000 levels deep.
-func idOf(data []byte) jsonrpc.ID {
-	var m struct {
-		ID json.RawMessage `json:"id"`
-	}
+// idOf returns the id in raw, a message's "id" member as sent, or the zero
+// ID if there is none that MCP allows (badID). Decode and its refusals
+// take raw from a member named "id" exactly: JSON-RPC member names are
+// case-sensitive, and "ID" is another member, which the struct decoding of
+// encoding/json would take for "id".
+func idOf(raw json.RawMessage) jsonrpc.ID {
 	var id any
-	if json.Unmarshal(data, &m) != nil || m.ID == nil || badID(m.ID) != "" || json.Unmarshal(m.ID, &id) != nil {
+	if raw == nil || badID(raw) != "" || json.Unmarshal(raw, &id) != nil {
 		return jsonrpc.ID{}
 	}
 	made, _ := jsonrpc.MakeID(id) // a string, or an integer held exactly in a float64
 	return made
+}
+
+// members returns the members of the object in data by name, or nil if
+// data is not one: encoding/json reads a message refused before it is
+// decoded, with no more than a scan of the rest, up to 10,000 levels deep
+// (segjson, which Decode reads with, would recurse as deep as data goes).
+func members(data []byte) map[string]json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(data, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// loneSurrogate reports whether the JSON string raw, as sent, escapes half
+// of a UTF-16 surrogate pair without the other (\ud800 alone, or
+// \udc00 before \ud800), which encoding/json reads as U+FFFD.
+func loneSurrogate(raw []byte) bool {
+	pending := false // a high half was read: the next escape must be a low one
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			if pending {
+				return true
+			}
+			continue
+		}
+		i++
+		var r uint64 = 'x' // an escape other than \u
+		if i+5 <= len(raw) && raw[i] == 'u' {
+			r, _ = strconv.ParseUint(string(raw[i+1:i+5]), 16, 16)
+			i += 4
+		}
+		high, low := 0xd800 <= r && r < 0xdc00, 0xdc00 <= r && r < 0xe000
+		if pending != low {
+			return true
+		}
+		pending = high
+	}
+	return pending
 }
 
 // kind names the type of the JSON value data holds, from its first byte:

@@ -4,7 +4,8 @@
 //
 //   - Decode reads a message, and refuses one go-sdk's decoder would end
 //     the stdio session on (go-sdk#1209; PR #1210 recovers syntax errors
-//     only) or misread (an id of null, or 6.5), in words of its own.
+//     only) or misread (an id of null, or 6.5, a name twice in one
+//     object), in words of its own.
 //   - Methods.Check refuses what go-sdk answers in its decoder's words,
 //     quoting the params whole, or as the other revision: -32601 for the
 //     methods of capabilities not advertised, -32602, -32022; Handshake,

@@ -70,9 +70,10 @@ var HostArguments = map[string]string{
 }
 
 // withoutHostArguments returns args without the HostArguments schema does
-// not declare.
+// not declare. Names compare as decoded: "wait\u005ffor_previous" is
+// wait_for_previous.
 func withoutHostArguments(schema *jsonschema.Schema, args json.RawMessage) json.RawMessage {
-	added := false
+	added := bytes.IndexByte(args, '\\') >= 0 // an escape may spell a name otherwise
 	for name := range HostArguments {
 		added = added || bytes.Contains(args, []byte(name))
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -38,12 +39,15 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
+		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"}, // a surrogate pair is one character
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"a":1},"b":[{"a":"a"},{"a":2,"b":"a"}],` + names(20) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
 
 		{line: `not json`, code: -32700, msg: "invalid character 'o' in literal null (expecting 'u'), at byte 2"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, code: -32700, msg: "after top-level value"},
 		{line: `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, code: -32600, msg: "not an array (JSON-RPC batches are not supported"},
+		{line: `]]0[`, code: -32700, msg: "invalid character ']' looking for beginning of value"},
 		{line: `42`, code: -32600, msg: "a message must be a JSON object, not a number"},
 		{line: `{"id":2,"method":"ping"}`, code: -32600, id: 2.0, msg: `"jsonrpc" must be "2.0"; this message has no "jsonrpc"`},
 		{line: `{"jsonrpc":"1.0","id":3,"method":"ping"}`, code: -32600, id: 3.0, msg: `"jsonrpc" must be "2.0"; this message has "1.0"`},
@@ -54,6 +58,26 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1e3,"method":"ping"}`, code: -32600, msg: `not 1e3`},
 		{line: `{"jsonrpc":"2.0","id":9007199254740993,"method":"ping"}`, code: -32600, msg: `within ±2^53`},
 		{line: `{"jsonrpc":"2.0","id":{"n":6},"method":"ping"}`, code: -32600, msg: `not {"n":6}`},
+		{line: `{"jsonrpc":"2.0","id":"\ud800","method":"ping"}`, code: -32600, msg: `"id" must be valid Unicode, not "\ud800"`},
+		{line: `{"jsonrpc":"2.0","id":"a\udc00\ud800","method":"ping"}`, code: -32600, msg: `not "a\udc00\ud800"`},
+		{line: "{\"jsonrpc\":\"2.0\",\"id\":\"a\xff\xfeb\",\"method\":\"ping\"}", code: -32600,
+			msg: "\"id\" must be valid Unicode, not \"a\ufffdb\": it holds bytes that are not UTF-8"},
+		{line: `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`}, // member names are case-sensitive
+		{line: `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`},
+		{line: `{"jsonrpc":"2.0","ID":2,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
+		// A name twice in one object is read differently by different
+		// decoders: Check, a struct, kept the first _meta; go-sdk, a map,
+		// the last, null, and answered the request as of no revision.
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `,"_meta":null}}`, code: -32600, id: 1.0,
+			msg: `the name "_meta" appears twice in one object, at byte 169`},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `,"_m\u0065ta":null}}`, code: -32600, id: 1.0, msg: `"_meta" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","id":2}`, code: -32600, msg: `"id" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":3,"method":"ping","method":"tools/list"}`, code: -32600, id: 3.0, msg: `"method" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"a","message":"b"}}}`,
+			code: -32600, id: 4.0, msg: `"message" appears twice`},
+		{line: `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + names(20) + `,"k7":1}}`, code: -32600, id: 5.0, msg: `"k7" appears twice`},
+		{line: "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{\"\xff\":1,\"\xfe\":2}}", code: -32600, id: 6.0, msg: "\"\ufffd\" appears twice"},
+		{line: `{"jsonrpc":"2.0","id":8,"method":null}`, code: -32600, id: 8.0, msg: `"method" must be a string; this message has null`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
 		{line: strings.Repeat("[", 2_000_000), code: -32600, msg: "more than 64 levels deep"},
@@ -88,6 +112,35 @@ func TestDecode(t *testing.T) {
 			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "Decode(%.80q) quotes too much", tt.line)
 		})
 	}
+}
+
+// FuzzDecode: whatever a line holds, Decode does not panic, and refuses
+// it, if it does, with -32700 or -32600 and a message of a few hundred
+// bytes at most.
+//
+//	go test -run XXX -fuzz FuzzDecode ./internal/protocol
+func FuzzDecode(f *testing.F) {
+	for _, line := range []string{`{"jsonrpc":"2.0","id":1,"method":"ping"}`, `]]0[`, `{"a":{"b":1,"b":2}}`,
+		`{"jsonrpc":"2.0","id":"\ud800","method":"p","params":{"_meta":{"k\u0065y":1e400}}}`, "{\"id\":\"\xff\"}"} {
+		f.Add(line)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		_, err := Decode([]byte(line))
+		var r *Refusal
+		if errors.As(err, &r) {
+			assert.Contains(t, []int64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest}, r.Err.Code, "Decode(%q)", line)
+			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "Decode(%q)", line)
+		}
+	})
+}
+
+// names returns n members of an object, "k0":0 to "k<n-1>":n-1.
+func names(n int) string {
+	members := make([]string, n)
+	for i := range members {
+		members[i] = fmt.Sprintf(`"k%d":%d`, i, i)
+	}
+	return strings.Join(members, ",")
 }
 
 // TestEncode: an error reply with no id carries "id": null (JSON-RPC 2.0 §5).
@@ -137,6 +190,8 @@ func TestCheck(t *testing.T) {
 		{"escaped key", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersio\u006e":"1999-01-01"}}`, "", true, -32022, `"1999-01-01"`},
 		{"legacy version in _meta", "tools/list", `{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-11-25"}}`, "", true, -32022, "served after an initialize handshake"},
 
+		{"header differs from _meta", "tools/list", `{` + modernMeta + `}`, "2099-01-01", true, mcp.CodeHeaderMismatch,
+			`header mismatch: the MCP-Protocol-Version header "2099-01-01" differs from "2026-07-28" in _meta`},
 		{"call without params", "tools/call", ``, "", false, -32602, "tools/call needs params, a JSON object"},
 		{"call with null params", "tools/call", `null`, "", false, -32602, "tools/call needs params"},
 		{"params an array", "ping", `[]`, "", false, -32602, "ping params must be a JSON object, not an array"},
@@ -145,6 +200,10 @@ func TestCheck(t *testing.T) {
 		{"nested field", "initialize", `{"clientInfo":{"name":7}}`, "", false, -32602, `"clientInfo.name" must be a string, not a number`},
 		{"a notification with an id", "notifications/cancelled", `{"requestId":1}`, "", false, -32600, `"notifications/cancelled" is a notification: send it without an id`},
 		{"a request without an id", "tools/list", ``, "", false, -32600, `"tools/list" is a request: give it an id`},
+		{"a number out of range", "tools/list", `{"_meta":{"progressToken":1e400}}`, "", false, -32602,
+			`tools/list params: "_meta.progressToken" is 1e400, out of range: a number here must be within ±1.8e+308`},
+		{"a number out of range in experimental", "initialize", `{"capabilities":{"experimental":{"x":-1e400}}}`, "", false, -32602,
+			`"capabilities.experimental.x" is -1e400, out of range`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
 	}
 	for _, tt := range tests {
@@ -264,6 +323,130 @@ func TestArgumentsProblem(t *testing.T) {
 		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
 		assert.Less(t, len(got), 2*MaxQuote, "argumentsProblem(%.80s)", tt.args)
 	}
+}
+
+// TestWithoutHostArguments is a table of arguments, and what is left of
+// them for a tool whose inputSchema does not declare HostArguments, and
+// for one that does.
+func TestWithoutHostArguments(t *testing.T) {
+	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
+	declares := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"message": {Type: "string"}, "wait_for_previous": {Type: "boolean"}}}
+	tests := []struct{ args, want string }{
+		{`{"message":"hi"}`, `{"message":"hi"}`},
+		{`{"message":"hi","wait_for_previous":true}`, `{"message":"hi"}`},
+		{`{"message":"hi","wait\u005ffor_previous":true}`, `{"message":"hi"}`}, // names compare unescaped
+		{`{"message":"wait_for_previous"}`, `{"message":"wait_for_previous"}`},
+		{`{"message":"\n"}`, `{"message":"\n"}`},
+		{`[1]`, `[1]`},
+	}
+	for _, tt := range tests {
+		got := withoutHostArguments(schema, json.RawMessage(tt.args))
+		assert.JSONEq(t, tt.want, string(got), "withoutHostArguments(%s)", tt.args)
+		got = withoutHostArguments(declares, json.RawMessage(tt.args))
+		assert.JSONEq(t, tt.args, string(got), "withoutHostArguments(%s) for a tool that declares them", tt.args)
+	}
+}
+
+// failAfter bounds every wait below; it ends one only when a test fails.
+const failAfter = 10 * time.Second
+
+// await fails the test unless ch is closed within failAfter.
+func await(t *testing.T, ch <-chan struct{}, what string) {
+	t.Helper()
+	select {
+	case <-ch:
+	case <-time.After(failAfter):
+		t.Fatalf("%s did not happen within %v", what, failAfter)
+	}
+}
+
+// TestSchemasOutliveFirstCall: the tools' inputSchemas, read once at the
+// first call, are read under a context the call's cancellation cannot
+// end: a first call cancelled while they are read leaves them to the calls
+// after it, which set a host's argument aside from them.
+func TestSchemasOutliveFirstCall(t *testing.T) {
+	listing, listed := make(chan struct{}), make(chan struct{})
+	var reached json.RawMessage // the arguments the last call reached the tool with
+	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "tools/list" {
+			reached = req.(*mcp.CallToolRequest).Params.Arguments
+			return &mcp.CallToolResult{}, nil
+		}
+		close(listing) // tools/list is called once
+		// On the first call's goroutine, where t.Fatal must not be called:
+		select {
+		case <-listed:
+		case <-time.After(failAfter):
+			t.Error("the first call was not cancelled")
+		}
+		if ctx.Err() != nil {
+			return nil, ctx.Err() // as go-sdk's handler would
+		}
+		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
+		return &mcp.ListToolsResult{Tools: []*mcp.Tool{{Name: "echo", InputSchema: schema}}}, nil
+	}
+	handle := Middleware(slog.New(slog.DiscardHandler))(next)
+	call := func(ctx context.Context) {
+		args := json.RawMessage(`{"message":"hi","wait_for_previous":true}`)
+		_, err := handle(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "echo", Arguments: args}})
+		assert.NoError(t, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	first := make(chan struct{})
+	go func() {
+		defer close(first)
+		call(ctx)
+	}()
+	await(t, listing, "the first call's read of the schemas")
+	cancel()
+	close(listed)
+	await(t, first, "the first call's return")
+	call(context.Background())
+	assert.JSONEq(t, `{"message":"hi"}`, string(reached), "the second call reached the tool with a host's argument: it had no schema")
+}
+
+// TestHandshake: a 2025 session sends initialize once, first; ping may
+// come before it (MCP 2025-11-25, "Lifecycle").
+func TestHandshake(t *testing.T) {
+	tests := []struct {
+		method      string
+		initialized bool
+		msg         string // in the refusal; "" if none
+	}{
+		{"initialize", false, ""},
+		{"ping", false, ""},
+		{"ping", true, ""},
+		{"tools/list", true, ""},
+		{"initialize", true, "this session is initialized already"},
+		{"tools/list", false, `"tools/list" before initialize: send initialize first`},
+		{strings.Repeat("m", 100_000), false, `"mmm`},
+	}
+	for _, tt := range tests {
+		err := Handshake(tt.method, tt.initialized)
+		if tt.msg == "" {
+			assert.NoError(t, err, "Handshake(%q, %v)", tt.method, tt.initialized)
+			continue
+		}
+		var e *jsonrpc.Error
+		require.ErrorAs(t, err, &e, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.EqualValues(t, jsonrpc.CodeInvalidRequest, e.Code, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.Contains(t, e.Message, tt.msg, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		assert.Less(t, len(e.Message), 3*MaxQuote, "Handshake(%.40q, %v) quotes too much", tt.method, tt.initialized)
+	}
+}
+
+// TestCutLogValue: a log line quotes at most MaxQuote bytes of each
+// string, but a panic's stack, whole.
+func TestCutLogValue(t *testing.T) {
+	var logs strings.Builder
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{ReplaceAttr: CutLogValue}))
+	long := strings.Repeat("x", 100_000)
+	logger.Info("m", "tool", long, "stack", long, "n", 7)
+	assert.Contains(t, logs.String(), "tool="+strings.Repeat("x", MaxQuote)+"… ")
+	assert.Contains(t, logs.String(), "stack="+long+" ")
+	assert.Contains(t, logs.String(), "n=7")
 }
 
 // TestLimitsPage: docs/limits.md states this package's limits as they are.
