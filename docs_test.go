@@ -966,7 +966,7 @@ var probeOrder = []string{"differ", "blocks", "fails", "long", "titled"}
 func TestGuaranteesHeld(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("docs", "guarantees.md"))
 	require.NoError(t, err)
-	held := regexp.MustCompile("\\[`(Test\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)")
+	held := regexp.MustCompile("\\[`((?:Test|Fuzz)\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)")
 	declared := map[string]map[string]bool{} // file: its test functions
 	rows := 0
 	for line := range strings.Lines(string(data)) {
@@ -989,14 +989,15 @@ func TestGuaranteesHeld(t *testing.T) {
 	assert.Greater(t, rows, 30, "docs/guarantees.md has hardly any lines: is the pattern still right?")
 }
 
-// testFunctions returns the names of the top-level Test functions of a file.
+// testFunctions returns the names of the top-level Test and Fuzz functions
+// of a file.
 func testFunctions(t *testing.T, file string) map[string]bool {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	require.NoError(t, err)
 	names := map[string]bool{}
 	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
+		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && (strings.HasPrefix(fn.Name.Name, "Test") || strings.HasPrefix(fn.Name.Name, "Fuzz")) {
 			names[fn.Name.Name] = true
 		}
 	}
