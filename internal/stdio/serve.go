@@ -86,7 +86,7 @@ type conn struct {
 	long           []byte // a line longer than in's buffer, being read
 	out            io.Writer
 	legacy, modern *session
-	initialized    int // initialize read: 1; its notifications/initialized passed on: 2
+	initialized    int // initialize admitted: 1; its notifications/initialized passed on: 2
 
 	mu       sync.Mutex      // guards calls and lastID
 	calls    map[int64]*call // the requests in flight, until their replies are out or dropped

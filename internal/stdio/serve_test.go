@@ -50,16 +50,19 @@ type client struct {
 	in     *io.PipeWriter
 	out    *output
 	logs   chan string // the server's log lines
-	held   chan string // the message of each "hold" call, as it starts
+	held   chan string // the message of each "hold" call, as it starts, or "server/discover", held
 	unhold chan struct{}
 	done   chan error
 	trace  lineWriter // each line traced
+
+	holdDiscover atomic.Bool  // server/discover is held as hold is
+	notified     atomic.Int32 // the notifications/initialized go-sdk has received
 }
 
 // start serves a test server with opts and the limits given, the others
 // the package's, and returns the client's end. The server has two tools: echo,
 // and hold, which answers when c.unhold is closed or when its request is
-// cancelled.
+// cancelled; server/discover is held so too while c.holdDiscover is set.
 func start(t *testing.T, opts Options, lim limits) *client {
 	c := &client{t: t, out: newOutput(), logs: make(chan string, 1000), held: make(chan string, 100),
 		unhold: make(chan struct{}), done: make(chan error, 1), trace: make(lineWriter, 100_000)}
@@ -78,6 +81,21 @@ func start(t *testing.T, opts Options, lim limits) *client {
 		case <-ctx.Done():
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released " + in.Message}}}, nil, nil
+	})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch {
+			case method == "server/discover" && c.holdDiscover.Load():
+				c.held <- method
+				select {
+				case <-c.unhold:
+				case <-ctx.Done():
+				}
+			case method == "notifications/initialized":
+				c.notified.Add(1)
+			}
+			return next(ctx, method, req)
+		}
 	})
 	lim.maxInFlight = cmp.Or(lim.maxInFlight, maxInFlight)
 	lim.maxInFlightSize = cmp.Or(lim.maxInFlightSize, maxInFlightSize)
@@ -137,6 +155,19 @@ func (c *client) recvError() (string, int64, string) {
 	r := c.recv()
 	require.NotNil(c.t, r.Error, "want an error, got %s", r.Result)
 	return string(r.ID), r.Error.Code, r.Error.Message
+}
+
+// heldNow waits until a held call ("hold", or server/discover) starts, and
+// returns its message.
+func (c *client) heldNow() string {
+	c.t.Helper()
+	select {
+	case m := <-c.held:
+		return m
+	case <-time.After(failAfter):
+		c.t.Fatal("no held call started")
+		return ""
+	}
 }
 
 // logged waits until the server logs a line containing text.
@@ -293,6 +324,43 @@ func TestEras(t *testing.T) {
 	assert.Contains(t, msg, "initialized already")
 }
 
+// TestInitializeRefused: an initialize refused, because its id is that of
+// a server/discover in flight (a client that probes, then falls back, on a
+// server slow to start), leaves the session to the initialize sent again.
+func TestInitializeRefused(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.holdDiscover.Store(true)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`)
+	c.heldNow()
+	c.send(strings.Replace(initialize, `"init"`, "1", 1))
+	rid, code, msg := c.recvError()
+	assert.Equal(t, "null", rid)
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, msg, "id 1 is in use")
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "supportedVersions", "server/discover's reply")
+	c.send(initialize)
+	r := c.recv()
+	require.Nil(t, r.Error, "initialize sent again")
+	assert.Contains(t, string(r.Result), `"protocolVersion":"2025-11-25"`)
+	c.send(initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	r = c.recv()
+	require.Nil(t, r.Error, "tools/list after the handshake")
+	assert.Contains(t, string(r.Result), `"name":"echo"`)
+}
+
+// TestInitializedOnce: go-sdk receives one notifications/initialized, that
+// after an initialize admitted: one sent before initialize, or again, goes
+// no further (a flood of them must not queue up in go-sdk).
+func TestInitializedOnce(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialized, initialize, initialized, initialized, initialized, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	for range 2 {
+		require.Nil(t, c.recv().Error)
+	}
+	assert.EqualValues(t, 1, c.notified.Load(), "notifications/initialized that reached go-sdk")
+}
+
 // TestBeforeInitialize: go-sdk refuses a request before initialize with
 // code 0 (go-sdk#976); here it is -32600, and ping is answered.
 func TestBeforeInitialize(t *testing.T) {
@@ -311,7 +379,7 @@ func TestDuplicateID(t *testing.T) {
 	c.send(initialize, initialized)
 	c.recv()
 	c.send(callLine(7, "hold", `{"message":"first"}`))
-	<-c.held
+	c.heldNow()
 	c.send(callLine(7, "echo", `{"message":"again"}`))
 	rid, code, msg := c.recvError()
 	assert.Equal(t, "null", rid)
@@ -319,7 +387,7 @@ func TestDuplicateID(t *testing.T) {
 	assert.Contains(t, msg, "id 7 is in use by a request in flight")
 	long := strings.Repeat("i", 100_000) // quoted in part
 	c.send(callLine(long, "hold", `{"message":"second"}`))
-	<-c.held
+	c.heldNow()
 	c.send(callLine(long, "echo", `{"message":"again"}`))
 	_, _, msg = c.recvError()
 	assert.Contains(t, msg, "id iiii")
@@ -330,6 +398,39 @@ func TestDuplicateID(t *testing.T) {
 	}
 }
 
+// TestRefusalUnderIDInFlight: a message refused that has the id of a
+// request in flight is answered under null, as a request that reuses the
+// id is, lest the client take the refusal for the first's answer: refused
+// by Decode ("jsonrpc" 1.0), by Check (a method not served), by Handshake
+// (initialize again). Member names are case-sensitive (JSON-RPC 2.0, §4):
+// "ID" is no id, so a refusal does not name one, and a request with it is
+// a notification, ignored.
+func TestRefusalUnderIDInFlight(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	c.send(callLine(2, "hold", `{"message":"first"}`))
+	c.heldNow()
+	for _, tt := range []struct{ name, line, want string }{
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+		{"not served", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, "resources/list"},
+		{"initialize again", strings.Replace(initialize, `"init"`, "2", 1), "initialized already"},
+		{`"ID" and jsonrpc 1.0`, `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+		{`"Id" and jsonrpc 1.0`, `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+	} {
+		c.send(tt.line)
+		rid, _, msg := c.recvError()
+		assert.Equal(t, "null", rid, "%s: %s", tt.name, tt.line)
+		assert.Contains(t, msg, tt.want, tt.name)
+	}
+	c.send(`{"jsonrpc":"2.0","ID":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, "3", string(c.recv().ID), `the reply after a request with "ID" (a notification, unanswered)`)
+	close(c.unhold)
+	r := c.recv()
+	assert.Equal(t, "2", string(r.ID))
+	assert.Contains(t, string(r.Result), "released first", "the one reply under id 2")
+}
+
 // TestCancel: a cancelled request gets no reply, its id is free at once, and
 // its handler's context is done; a cancellation of a request not in
 // flight, or of initialize, is ignored.
@@ -338,7 +439,7 @@ func TestCancel(t *testing.T) {
 	c.send(initialize, cancel("init"), initialized)
 	c.recv()
 	c.send(callLine(1, "hold", `{"message":"cancelled"}`))
-	<-c.held
+	c.heldNow()
 	c.send(cancel(1), callLine(1, "echo", `{"message":"reused"}`))
 	r := c.recv()
 	assert.Equal(t, "1", string(r.ID))
@@ -406,7 +507,7 @@ func TestDrain(t *testing.T) {
 	c := start(t, Options{}, limits{})
 	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
-	<-c.held
+	c.heldNow()
 	require.NoError(t, c.in.Close())
 	close(c.unhold)
 	assert.Contains(t, string(c.recv().Result), "released a")
@@ -420,7 +521,7 @@ func TestAbandon(t *testing.T) {
 	c := start(t, Options{}, limits{after: func(time.Duration) <-chan time.Time { return timeout }})
 	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
-	<-c.held
+	c.heldNow()
 	require.NoError(t, c.in.Close())
 	timeout <- time.Time{}
 	require.NoError(t, <-c.done)
@@ -459,8 +560,8 @@ func TestDrainWaitsAnew(t *testing.T) {
 	c.send(initialize, initialized)
 	c.recv()
 	c.send(callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
-	<-c.held
-	<-c.held
+	c.heldNow()
+	c.heldNow()
 	require.NoError(t, c.in.Close())
 	first := next(t, made)
 	c.out.held.Store(true)
@@ -558,7 +659,7 @@ func TestLogQuotesCut(t *testing.T) {
 	c.recv()
 	long := strings.Repeat("i", 300_000)
 	c.send(`{"jsonrpc":"2.0","id":"`+long+`","result":{}}`, callLine(long, "hold", `{"message":"a"}`))
-	<-c.held
+	c.heldNow()
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + long + `","reason":"` + long + `"}}`)
 	for _, text := range []string{"ignored a response", "request cancelled by the client"} {
 		for line := range c.logs {

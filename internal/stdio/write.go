@@ -47,6 +47,19 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
 }
 
+// refuse writes the error reply to a message refused before go-sdk saw
+// it: under its id, but under null if a request in flight has that id
+// (the message reused it), lest the client take the refusal for that
+// request's answer.
+func (c *conn) refuse(id jsonrpc.ID, err error) {
+	c.mu.Lock()
+	if c.find(id) != nil {
+		id = jsonrpc.ID{}
+	}
+	c.mu.Unlock()
+	c.reply(id, err)
+}
+
 // reply writes the error reply to a message go-sdk does not see.
 func (c *conn) reply(id jsonrpc.ID, err error) {
 	c.outMu.Lock()
