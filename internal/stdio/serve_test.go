@@ -104,7 +104,10 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	}
 	var in io.Reader
 	in, c.in = io.Pipe()
-	opts.In, opts.Out, opts.Trace = in, c.out, c.trace
+	opts.In, opts.Trace = in, c.trace
+	if opts.Out == nil { // a test's own reader
+		opts.Out = c.out
+	}
 	opts.Methods = protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
 	opts.Logger = slog.New(slog.NewTextHandler(lineWriter(c.logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	go func() { c.done <- serve(context.Background(), s, opts, lim) }()
@@ -170,17 +173,21 @@ func (c *client) heldNow() string {
 	}
 }
 
-// logged waits until the server logs a line containing text.
-func (c *client) logged(text string) {
+// logged waits until the server logs a line containing text, and returns
+// it.
+func (c *client) logged(text string) string {
 	c.t.Helper()
+	var seen []string
 	for {
 		select {
 		case line := <-c.logs:
 			if strings.Contains(line, text) {
-				return
+				return line
 			}
+			seen = append(seen, line)
 		case <-time.After(failAfter):
-			c.t.Fatalf("the server did not log %q", text)
+			c.t.Fatalf("the server did not log %q; it logged:\n%s", text, strings.Join(seen, ""))
+			return ""
 		}
 	}
 }
@@ -189,11 +196,17 @@ func (c *client) logged(text string) {
 func (c *client) end() error {
 	c.t.Helper()
 	require.NoError(c.t, c.in.Close())
+	return c.served()
+}
+
+// served waits until Serve returns, and returns its error.
+func (c *client) served() error {
+	c.t.Helper()
 	select {
 	case err := <-c.done:
 		return err
 	case <-time.After(failAfter):
-		c.t.Fatal("Serve did not return after the input ended")
+		c.t.Fatal("Serve did not return")
 		return nil
 	}
 }
@@ -511,32 +524,22 @@ func TestDrain(t *testing.T) {
 	require.NoError(t, c.in.Close())
 	close(c.unhold)
 	assert.Contains(t, string(c.recv().Result), "released a")
-	require.NoError(t, <-c.done)
+	require.NoError(t, c.served())
 }
 
-// TestAbandon: a request still running when no reply has moved for the
-// grace period after the input ended is abandoned, and logged.
-func TestAbandon(t *testing.T) {
-	timeout := make(chan time.Time)
-	c := start(t, Options{}, limits{after: func(time.Duration) <-chan time.Time { return timeout }})
-	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
-	c.recv()
-	c.heldNow()
-	require.NoError(t, c.in.Close())
-	timeout <- time.Time{}
-	require.NoError(t, <-c.done)
-	c.logged("abandoned a request still running when the input ended")
-}
-
-// timers returns a grace period's timer maker for limits.after, and the
-// timers it makes, in order, for the test to fire.
-func timers() (func(time.Duration) <-chan time.Time, chan chan time.Time) {
-	made := make(chan chan time.Time, 1000)
-	return func(time.Duration) <-chan time.Time {
+// timers returns a timer maker for limits.after, and the timers it makes,
+// in order, for the test to fire: of grace periods and of run periods.
+func timers() (after func(time.Duration) <-chan time.Time, grace, run chan chan time.Time) {
+	grace, run = make(chan chan time.Time, 1000), make(chan chan time.Time, 10)
+	return func(d time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
-		made <- timer
+		if d == RunPeriod {
+			run <- timer
+		} else {
+			grace <- timer
+		}
 		return timer
-	}, made
+	}, grace, run
 }
 
 // next returns the next timer made.
@@ -546,48 +549,113 @@ func next(t *testing.T, made chan chan time.Time) chan time.Time {
 	case timer := <-made:
 		return timer
 	case <-time.After(failAfter):
-		t.Fatal("no grace period started")
+		t.Fatal("no period started")
 		return nil
 	}
 }
 
-// TestDrainWaitsAnew: at the end of input, each reply that goes out
-// starts the grace period anew; only once none has gone out for the period
-// are the requests still running abandoned.
+// TestAbandon: a request still running RunPeriod after the input ended is
+// abandoned, and logged as such.
+func TestAbandon(t *testing.T) {
+	after, _, run := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
+	c.recv()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	next(t, run) <- time.Time{}
+	line := c.logged("abandoned a request still running a run period after the input ended")
+	assert.Contains(t, line, "id=1")
+	assert.Contains(t, line, "method=tools/call")
+	require.NoError(t, c.served())
+}
+
+// TestRunAfterEnd: a request still running when the input ends is waited
+// for, however long it takes within RunPeriod, as a slow machine needs:
+// every grace period here is over as soon as it starts, until the
+// handler returns.
+func TestRunAfterEnd(t *testing.T) {
+	var graceOver atomic.Bool
+	graceOver.Store(true)
+	run := make(chan chan time.Time, 10)
+	after := func(d time.Duration) <-chan time.Time {
+		timer := make(chan time.Time, 1)
+		if d == RunPeriod {
+			run <- timer
+		} else if graceOver.Load() {
+			timer <- time.Time{}
+		}
+		return timer
+	}
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
+	c.recv()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	select {
+	case <-run:
+	case err := <-c.done:
+		t.Fatalf("Serve returned (%v) with a request still running: %s", err, c.logged("abandoned"))
+	case <-time.After(failAfter):
+		t.Fatal("no run period started")
+	}
+	graceOver.Store(false)
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "released a")
+	require.NoError(t, c.served())
+}
+
+// TestDrainWaitsAnew: at the end of input, each part of a reply the client
+// accepts starts the grace period anew; only once it has accepted none for
+// the period are the requests behind abandoned, and logged as such.
 func TestDrainWaitsAnew(t *testing.T) {
-	after, made := timers()
+	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
 	c.send(initialize, initialized)
 	c.recv()
-	c.send(callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
+	c.send(callLine(1, "hold", `{"message":"a"}`))
 	c.heldNow()
-	c.heldNow()
-	require.NoError(t, c.in.Close())
-	first := next(t, made)
 	c.out.held.Store(true)
-	c.unhold <- struct{}{} // one hold answers; its reply goes out, and the period starts anew
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(2, "echo", `{"message":"`+message+`"}`))
+	require.NoError(t, c.in.Close())
+	first := next(t, grace) // the echo's reply is going out
 	c.out.next(t)
-	second := next(t, made)
-	first <- time.Time{} // too late: a reply has gone out since
+	second := next(t, grace) // a part was accepted: the period starts anew
+	first <- time.Time{}     // too late
+	c.out.next(t)
+	third := next(t, grace)
 	second <- time.Time{}
-	c.logged("abandoned a request still running when the input ended")
-	require.NoError(t, <-c.done)
+	c.out.blockedWrite(t) // the third part, held
+	third <- time.Time{}
+	line := c.logged("abandoned a request still running: the client has read nothing of the reply going out for the grace period")
+	assert.Contains(t, line, "id=1")
+	c.logged("waiting for the client to read a reply going out")
+	c.out.release()
+	r := c.recv()
+	assert.Equal(t, "2", string(r.ID))
+	assert.Contains(t, string(r.Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
 }
 
-// TestUnreadReplyAtEOF: at the end of input, a reply its client does not
-// read is not cut off: once the grace period ends, the server says it
-// waits, and the reply goes out whole when read.
-func TestUnreadReplyAtEOF(t *testing.T) {
-	after, made := timers()
+// TestStoppedReader: at the end of input, a client that reads nothing of
+// a reply for the grace period has stopped: the reply computed behind it
+// is abandoned, and logged as such; the reply going out is not cut off,
+// and goes out whole when read.
+func TestStoppedReader(t *testing.T) {
+	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
 	c.send(initialize, initialized)
 	c.recv()
 	c.out.held.Store(true)
 	message := strings.Repeat("x", 4096)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
 	require.NoError(t, c.in.Close())
-	reply := c.out.blockedWrite(t)
-	next(t, made) <- time.Time{}
+	next(t, grace) <- time.Time{}
+	c.logged("abandoned a reply: the client has read nothing of the reply going out for the grace period")
 	c.logged("waiting for the client to read a reply going out")
 	select {
 	case err := <-c.done:
@@ -595,8 +663,74 @@ func TestUnreadReplyAtEOF(t *testing.T) {
 	default:
 	}
 	c.out.release()
-	assert.Contains(t, string(reply), message, "the reply, whole")
-	require.NoError(t, <-c.done)
+	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
+}
+
+// TestSlowReaderAfterEnd: at the end of input, a client that reads slowly
+// but steadily receives every reply, whole, however long they take to
+// read. Scaled down from the client of issue 30 (8 KiB/s, replies of 12 s
+// against a grace period of 5 s): a reader of at most 64 KiB/s, replies of
+// 1.6 s against a grace period of 1 s.
+func TestSlowReaderAfterEnd(t *testing.T) {
+	r, w := io.Pipe()
+	c := start(t, Options{Out: w, GracePeriod: time.Second}, limits{})
+	lines := make(chan string, 10)
+	go pacedRead(r, 640, 10*time.Millisecond, lines)
+	recv := func() reply {
+		t.Helper()
+		var rep reply
+		select {
+		case line := <-lines:
+			require.NoError(t, json.Unmarshal([]byte(line), &rep), "the server wrote %.200q", line)
+		case <-time.After(failAfter):
+			t.Fatal("no reply")
+		}
+		return rep
+	}
+	c.send(initialize, initialized)
+	require.Nil(t, recv().Error)
+	messages := map[string]string{}
+	for id := range 3 {
+		messages[fmt.Sprint(id)] = strings.Repeat(fmt.Sprint(id), 100_000)
+		c.send(callLine(id, "echo", `{"message":"`+messages[fmt.Sprint(id)]+`"}`))
+	}
+	require.NoError(t, c.in.Close())
+	for range messages {
+		rep := recv()
+		require.Nil(t, rep.Error)
+		var result mcp.CallToolResult
+		require.NoError(t, json.Unmarshal(rep.Result, &result))
+		require.Len(t, result.Content, 1)
+		assert.True(t, result.Content[0].(*mcp.TextContent).Text == messages[string(rep.ID)], "the reply to %s, whole", rep.ID)
+		delete(messages, string(rep.ID))
+	}
+	require.NoError(t, c.served())
+}
+
+// pacedRead reads r, at most n bytes each tick of period, and sends each
+// line read to lines as soon as it is whole; it closes lines at the end
+// of r.
+func pacedRead(r io.Reader, n int, period time.Duration, lines chan<- string) {
+	defer close(lines)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	buf, partial := make([]byte, n), []byte(nil)
+	for range tick.C {
+		for budget := n; budget > 0; {
+			m, err := r.Read(buf[:budget])
+			budget -= m
+			partial = append(partial, buf[:m]...)
+			for i := bytes.IndexByte(partial, '\n'); i >= 0; i = bytes.IndexByte(partial, '\n') {
+				lines <- string(partial[:i])
+				partial = partial[i+1:]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
 }
 
 // TestOutputClosed: a write that fails ends Serve at once, with its error.
@@ -624,7 +758,12 @@ func TestContextDone(t *testing.T) {
 		done <- Serve(ctx, mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil), Options{In: in, Out: out})
 	}()
 	stop()
-	require.NoError(t, <-done)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(failAfter):
+		t.Fatal("Serve did not return when its context was done")
+	}
 }
 
 // TestTrace: every line read and written goes to the trace, control and
