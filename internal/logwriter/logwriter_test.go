@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestWriterNeverBlocks(t *testing.T) {
 	l := New(dst)
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
-	<-dst.blocked // the goroutine is stuck in the destination's Write
+	within(t, "the first write", func() { <-dst.blocked }) // the goroutine is stuck in the destination's Write
 	line := strings.Repeat("x", 1023) + "\n"
 	within(t, "5 MiB of writes to a blocked destination", func() {
 		for range 5000 { // five times the backlog
@@ -71,16 +72,18 @@ func TestWriterNeverBlocks(t *testing.T) {
 }
 
 // TestWriterBroken: once the destination fails, as a closed pipe does,
-// writes still succeed, and Flush returns without waiting for its time.
+// writes still succeed, nothing more is written to it, and Flush returns
+// without waiting for its time.
 func TestWriterBroken(t *testing.T) {
-	failed := make(chan struct{})
-	l := New(failingWriter(failed))
+	dst := &failingWriter{failed: make(chan struct{})}
+	l := New(dst)
 	_, err := io.WriteString(l, "first\n")
 	require.NoError(t, err)
-	<-failed
+	within(t, "the first write", func() { <-dst.failed })
 	_, err = io.WriteString(l, "second\n")
 	require.NoError(t, err)
 	within(t, "Flush", func() { l.Flush(time.Hour) })
+	assert.EqualValues(t, 1, dst.writes.Load(), "writes to a destination that failed")
 }
 
 // A blockedWriter says on blocked that a Write has begun, and lets it
@@ -100,14 +103,15 @@ func (w *blockedWriter) Write(p []byte) (int, error) {
 	return w.buf.Write(p)
 }
 
-// A failingWriter fails every Write, and says so once.
-type failingWriter chan struct{}
+// A failingWriter fails every Write, counts them, and says so once.
+type failingWriter struct {
+	failed chan struct{}
+	writes atomic.Int32
+}
 
-func (w failingWriter) Write([]byte) (int, error) {
-	select {
-	case <-w:
-	default:
-		close(w)
+func (w *failingWriter) Write([]byte) (int, error) {
+	if w.writes.Add(1) == 1 {
+		close(w.failed)
 	}
 	return 0, errors.New("broken pipe")
 }

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -314,6 +315,29 @@ func TestLines(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, c.end())
 	assert.Equal(t, "4", string(c.recv().ID), "the last line, without a newline")
+}
+
+// TestLineNeverHeldWhole: a line past MaxLine, however long, is read to
+// its end in pieces of the input's buffer, never held whole; the next line
+// is read as usual.
+func TestLineNeverHeldWhole(t *testing.T) {
+	const maxLine, buffer = 1000, 64
+	line := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("x", 1_000_000) + `"}}`
+	c := &conn{opts: Options{MaxLine: maxLine}, in: bufio.NewReaderSize(strings.NewReader(line+"\n"+`{"id":2}`), buffer)}
+	_, err := c.readLine()
+	require.ErrorIs(t, err, errTooLong)
+	assert.LessOrEqual(t, cap(c.long), 2*(maxLine+buffer), "readLine held %d bytes of a line past MaxLine", cap(c.long))
+	next, err := c.readLine()
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":2}`, string(next))
+}
+
+// TestWriteRepliesOnly: the server's own messages, which it does not send
+// (no tool notifies; go-sdk pings only if asked to), are refused, not
+// written: each line out is a reply.
+func TestWriteRepliesOnly(t *testing.T) {
+	err := (&conn{}).write(&jsonrpc.Request{Method: "notifications/message"})
+	assert.ErrorContains(t, err, "sends replies only")
 }
 
 // TestEras runs what Claude Code 2.1.280 sends (anthropics/claude-code#96183):
@@ -666,6 +690,28 @@ func TestStoppedReader(t *testing.T) {
 	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
 	require.NoError(t, c.served())
 	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
+}
+
+// TestRunPeriodSparesReplies: the run period abandons requests still
+// running, not replies computed and waiting for the client to read.
+func TestRunPeriodSparesReplies(t *testing.T) {
+	after, _, run := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	c.send(callLine(1, "echo", `{"message":"a"}`), callLine(2, "echo", `{"message":"b"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
+	require.NoError(t, c.in.Close())
+	next(t, run) <- time.Time{}
+	c.logged("the run period after the end of input is over")
+	c.out.release()
+	assert.ElementsMatch(t, []string{"1", "2"}, []string{string(c.recv().ID), string(c.recv().ID)})
+	require.NoError(t, c.served())
+	for len(c.logs) > 0 {
+		assert.NotContains(t, <-c.logs, "abandoned")
+	}
 }
 
 // TestSlowReaderAfterEnd: at the end of input, a client that reads slowly

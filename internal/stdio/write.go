@@ -168,6 +168,7 @@ func (c *conn) drain() {
 			c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
 		case <-runOut:
 			runOut = nil
+			c.log.Debug("the run period after the end of input is over", "run_period", c.opts.RunPeriod)
 			c.abandon(func(cl *call) string {
 				if cl.ready {
 					return "" // computed: it waits for the client to read
