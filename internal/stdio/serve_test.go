@@ -792,6 +792,20 @@ func TestOutputClosed(t *testing.T) {
 	}
 }
 
+// TestOutputClosedAfterEnd: a write that fails after the end of input
+// ends Serve at once too, with its error: no reply waits any longer.
+func TestOutputClosedAfterEnd(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
+	c.recv()
+	c.heldNow()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	c.out.err = io.ErrClosedPipe
+	c.unhold <- struct{}{} // one reply fails; the other is still to come
+	assert.ErrorIs(t, c.served(), io.ErrClosedPipe)
+}
+
 // TestContextDone: Serve returns when its context is done, even with a
 // write blocked on a client that reads nothing.
 func TestContextDone(t *testing.T) {
