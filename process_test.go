@@ -226,8 +226,10 @@ func (p *process) wait(t testing.TB, within time.Duration) int {
 }
 
 // dump has a server that has not exited write its goroutines to its log,
-// and exit. The go command (go run) is killed instead: its goroutines say
-// nothing of the server, and only bury the line that says what failed.
+// and exit; one that cannot write them (its stderr full: nothing reads
+// it) is killed. The go command (go run) is killed at once: its
+// goroutines say nothing of the server, and only bury the line that says
+// what failed.
 func (p *process) dump() {
 	sig := syscall.SIGQUIT
 	if filepath.Base(p.cmd.Path) == "go" {
@@ -235,11 +237,20 @@ func (p *process) dump() {
 	}
 	select {
 	case <-p.exited:
+		return
 	default:
 		_ = p.cmd.Process.Signal(sig)
-		<-p.exited
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(dumpWithin):
+		_ = p.cmd.Process.Kill()
+		<-p.exited // SIGKILL cannot be refused
 	}
 }
+
+// dumpWithin is how long a server is given to write its goroutines.
+const dumpWithin = 10 * time.Second
 
 // awaitLog waits until the process has logged a line that pattern
 // matches, and returns the match and its submatches.

@@ -47,7 +47,7 @@ var transcriptSetups = map[string]func(*mcp.Server, *stdio.Options){
 	"cancel.txtar": func(s *mcp.Server, _ *stdio.Options) { addTestTools(s) },
 	"abandon.txtar": func(s *mcp.Server, o *stdio.Options) {
 		addTestTools(s)
-		o.GracePeriod = 200 * time.Millisecond
+		o.RunPeriod = 200 * time.Millisecond
 	},
 	"too_large.txtar": func(_ *mcp.Server, o *stdio.Options) { o.MaxLine = 200 },
 }

@@ -19,4 +19,21 @@
 //     (anthropics/claude-code#96183): the modern session.
 //   - Lines are read and queued without bound, whatever the client reads:
 //     admit's limits.
+//
+// At the end of input, every request read is answered before Serve
+// returns, while the client keeps reading, however long its replies take
+// to read. Two bounds end the wait, and each request abandoned is logged,
+// with which bound:
+//
+//   - A client that stops reading: a reply goes out in parts of
+//     MinReadRate×GracePeriod bytes (5 KiB). Once no part has been
+//     accepted for GracePeriod (5 s), a client reading slower than
+//     MinReadRate (1 KiB/s), the replies behind the one going out are
+//     abandoned, and requests still running too; the one going out is
+//     waited for whole, lest its line be cut (a signal stops the server).
+//   - A handler that never returns: a request still running RunPeriod (a
+//     minute) after the end of input is abandoned. Work slowed by a busy
+//     machine ends well within it: go-sdk spends about 0.3 s of CPU a
+//     megabyte of "<" in an echo (escaped as \u003c, then decoded again),
+//     and a line holds at most MaxLine bytes.
 package stdio

@@ -43,7 +43,7 @@ func (c *conn) handle(line []byte) {
 	var refusal *protocol.Refusal
 	switch req, _ := msg.(*jsonrpc.Request); {
 	case errors.As(err, &refusal):
-		c.reply(refusal.ID, refusal.Err)
+		c.refuse(refusal.ID, refusal.Err)
 	case err != nil:
 		c.reply(jsonrpc.ID{}, err)
 	case req == nil:
@@ -67,20 +67,22 @@ func (c *conn) request(req *jsonrpc.Request, size int) {
 		err = protocol.Handshake(req.Method, c.initialized > 0)
 	}
 	if err != nil {
-		c.reply(req.ID, err)
+		c.refuse(req.ID, err)
 		return
 	}
 	s := c.legacy
 	if modern {
 		s = c.modern
 	} else if req.Method == "initialize" {
-		c.initialized = 1
 		req.Params = protocol.KeptOfInitialize(req.Params)
 	}
 	id, err := c.admit(req, size, s)
 	if err != nil {
-		c.reply(jsonrpc.ID{}, err) // "id": null, lest it be taken for the answer to the request in flight
+		c.refuse(req.ID, err)
 		return
+	}
+	if !modern && req.Method == "initialize" {
+		c.initialized = 1 // only once admitted: one refused leaves the client free to send it again
 	}
 	sdkID, _ := jsonrpc.MakeID(float64(id))
 	s.hand(&jsonrpc.Request{ID: sdkID, Method: req.Method, Params: req.Params})

@@ -6,7 +6,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
@@ -20,34 +19,37 @@ import (
 // its test.
 const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
-	GracePeriod     = 5 * time.Second // after the input ends, the wait for a reply to go out
+	GracePeriod     = 5 * time.Second // after the input ends, the longest a client may read nothing of a reply going out
+	MinReadRate     = 1 << 10         // bytes a second: a reply goes out in parts of MinReadRate×GracePeriod bytes
+	RunPeriod       = time.Minute     // after the input ends, the longest a request is waited for to be computed
 	maxInFlight     = 64              // requests waiting for replies; one is always read
 	maxInFlightSize = 16 << 20        // bytes of their lines
 )
 
 // Options configure Serve. The zero Options answer no method.
 type Options struct {
-	In      io.Reader        // nil: os.Stdin
-	Out     io.Writer        // nil: os.Stdout
+	In      io.Reader        // standard input, as a rule
+	Out     io.Writer        // standard output, as a rule
 	Methods protocol.Methods // see protocol.Served
 	Logger  *slog.Logger     // what the client cannot be told; nil: nothing
 	Trace   io.Writer        // if not nil, each line read and written, after "read: " or "write: "
 
 	MaxLine     int           // 0: MaxLine
 	GracePeriod time.Duration // 0: GracePeriod
+	RunPeriod   time.Duration // 0: RunPeriod
 }
 
 // limits are the limits of a session that only tests change.
 type limits struct {
 	maxInFlight, maxInFlightSize int
-	after                        func(time.Duration) <-chan time.Time // the grace period's timer
+	after                        func(time.Duration) <-chan time.Time // the timer of a grace or run period
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
-// and each request read is answered or abandoned (GracePeriod), a reply
-// going out written whole, or, at once, until a write fails, whose error
-// it returns, or ctx is done. Once it returns, handlers still running are
-// left to end with the process.
+// and each request read is answered or abandoned (GracePeriod, RunPeriod:
+// see the package doc), a reply going out written whole, or, at once,
+// until a write fails, whose error it returns, or ctx is done. Once it
+// returns, handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	return serve(ctx, server, opts, limits{maxInFlight, maxInFlightSize, time.After})
 }
@@ -55,9 +57,10 @@ func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) error {
 	opts.MaxLine = cmp.Or(opts.MaxLine, MaxLine)
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
+	opts.RunPeriod = cmp.Or(opts.RunPeriod, RunPeriod)
 	c := &conn{opts: opts, limits: lim, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		in: bufio.NewReaderSize(cmp.Or[io.Reader](opts.In, os.Stdin), 64<<10), out: cmp.Or[io.Writer](opts.Out, os.Stdout),
-		calls: map[int64]*call{}, progress: make(chan struct{}, 1), done: make(chan struct{})}
+		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out,
+		calls: map[int64]*call{}, progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
 	for _, s := range []*session{c.legacy, c.modern} {
 		if _, err := server.Connect(ctx, s, nil); err != nil {
@@ -86,12 +89,13 @@ type conn struct {
 	long           []byte // a line longer than in's buffer, being read
 	out            io.Writer
 	legacy, modern *session
-	initialized    int // initialize read: 1; its notifications/initialized passed on: 2
+	initialized    int // initialize admitted: 1; its notifications/initialized passed on: 2
 
 	mu       sync.Mutex      // guards calls and lastID
 	calls    map[int64]*call // the requests in flight, until their replies are out or dropped
 	lastID   int64
-	progress chan struct{} // a reply has gone out, or been dropped
+	progress chan struct{} // a call has changed: its reply is ready, going out, out, or dropped
+	read     chan struct{} // the client has accepted a part of a reply
 
 	outMu     sync.Mutex // held from the check that a reply is wanted until it is out
 	done      chan struct{}
@@ -106,6 +110,7 @@ type call struct {
 	size      int
 	session   *session
 	cancelled bool // its reply is to be dropped
+	ready     bool // its reply is computed: waiting for the output, or going out
 	idFree    bool // cancelled, or its reply is going out: the client may reuse the id
 }
 

@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
 	"context"
@@ -50,16 +51,19 @@ type client struct {
 	in     *io.PipeWriter
 	out    *output
 	logs   chan string // the server's log lines
-	held   chan string // the message of each "hold" call, as it starts
+	held   chan string // the message of each "hold" call, as it starts, or "server/discover", held
 	unhold chan struct{}
 	done   chan error
 	trace  lineWriter // each line traced
+
+	holdDiscover atomic.Bool  // server/discover is held as hold is
+	notified     atomic.Int32 // the notifications/initialized go-sdk has received
 }
 
 // start serves a test server with opts and the limits given, the others
 // the package's, and returns the client's end. The server has two tools: echo,
 // and hold, which answers when c.unhold is closed or when its request is
-// cancelled.
+// cancelled; server/discover is held so too while c.holdDiscover is set.
 func start(t *testing.T, opts Options, lim limits) *client {
 	c := &client{t: t, out: newOutput(), logs: make(chan string, 1000), held: make(chan string, 100),
 		unhold: make(chan struct{}), done: make(chan error, 1), trace: make(lineWriter, 100_000)}
@@ -79,6 +83,21 @@ func start(t *testing.T, opts Options, lim limits) *client {
 		}
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "released " + in.Message}}}, nil, nil
 	})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch {
+			case method == "server/discover" && c.holdDiscover.Load():
+				c.held <- method
+				select {
+				case <-c.unhold:
+				case <-ctx.Done():
+				}
+			case method == "notifications/initialized":
+				c.notified.Add(1)
+			}
+			return next(ctx, method, req)
+		}
+	})
 	lim.maxInFlight = cmp.Or(lim.maxInFlight, maxInFlight)
 	lim.maxInFlightSize = cmp.Or(lim.maxInFlightSize, maxInFlightSize)
 	if lim.after == nil {
@@ -86,7 +105,10 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	}
 	var in io.Reader
 	in, c.in = io.Pipe()
-	opts.In, opts.Out, opts.Trace = in, c.out, c.trace
+	opts.In, opts.Trace = in, c.trace
+	if opts.Out == nil { // a test's own reader
+		opts.Out = c.out
+	}
 	opts.Methods = protocol.Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
 	opts.Logger = slog.New(slog.NewTextHandler(lineWriter(c.logs), &slog.HandlerOptions{Level: slog.LevelDebug}))
 	go func() { c.done <- serve(context.Background(), s, opts, lim) }()
@@ -139,17 +161,34 @@ func (c *client) recvError() (string, int64, string) {
 	return string(r.ID), r.Error.Code, r.Error.Message
 }
 
-// logged waits until the server logs a line containing text.
-func (c *client) logged(text string) {
+// heldNow waits until a held call ("hold", or server/discover) starts, and
+// returns its message.
+func (c *client) heldNow() string {
 	c.t.Helper()
+	select {
+	case m := <-c.held:
+		return m
+	case <-time.After(failAfter):
+		c.t.Fatal("no held call started")
+		return ""
+	}
+}
+
+// logged waits until the server logs a line containing text, and returns
+// it.
+func (c *client) logged(text string) string {
+	c.t.Helper()
+	var seen []string
 	for {
 		select {
 		case line := <-c.logs:
 			if strings.Contains(line, text) {
-				return
+				return line
 			}
+			seen = append(seen, line)
 		case <-time.After(failAfter):
-			c.t.Fatalf("the server did not log %q", text)
+			c.t.Fatalf("the server did not log %q; it logged:\n%s", text, strings.Join(seen, ""))
+			return ""
 		}
 	}
 }
@@ -158,11 +197,17 @@ func (c *client) logged(text string) {
 func (c *client) end() error {
 	c.t.Helper()
 	require.NoError(c.t, c.in.Close())
+	return c.served()
+}
+
+// served waits until Serve returns, and returns its error.
+func (c *client) served() error {
+	c.t.Helper()
 	select {
 	case err := <-c.done:
 		return err
 	case <-time.After(failAfter):
-		c.t.Fatal("Serve did not return after the input ended")
+		c.t.Fatal("Serve did not return")
 		return nil
 	}
 }
@@ -272,6 +317,29 @@ func TestLines(t *testing.T) {
 	assert.Equal(t, "4", string(c.recv().ID), "the last line, without a newline")
 }
 
+// TestLineNeverHeldWhole: a line past MaxLine, however long, is read to
+// its end in pieces of the input's buffer, never held whole; the next line
+// is read as usual.
+func TestLineNeverHeldWhole(t *testing.T) {
+	const maxLine, buffer = 1000, 64
+	line := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("x", 1_000_000) + `"}}`
+	c := &conn{opts: Options{MaxLine: maxLine}, in: bufio.NewReaderSize(strings.NewReader(line+"\n"+`{"id":2}`), buffer)}
+	_, err := c.readLine()
+	require.ErrorIs(t, err, errTooLong)
+	assert.LessOrEqual(t, cap(c.long), 2*(maxLine+buffer), "readLine held %d bytes of a line past MaxLine", cap(c.long))
+	next, err := c.readLine()
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":2}`, string(next))
+}
+
+// TestWriteRepliesOnly: the server's own messages, which it does not send
+// (no tool notifies; go-sdk pings only if asked to), are refused, not
+// written: each line out is a reply.
+func TestWriteRepliesOnly(t *testing.T) {
+	err := (&conn{}).write(&jsonrpc.Request{Method: "notifications/message"})
+	assert.ErrorContains(t, err, "sends replies only")
+}
+
 // TestEras runs what Claude Code 2.1.280 sends (anthropics/claude-code#96183):
 // server/discover, then initialize; and 2026-07-28 requests before and
 // after it. Each era has its session: the initialize is no duplicate.
@@ -293,6 +361,43 @@ func TestEras(t *testing.T) {
 	assert.Contains(t, msg, "initialized already")
 }
 
+// TestInitializeRefused: an initialize refused, because its id is that of
+// a server/discover in flight (a client that probes, then falls back, on a
+// server slow to start), leaves the session to the initialize sent again.
+func TestInitializeRefused(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.holdDiscover.Store(true)
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{` + modernMeta + `}}`)
+	c.heldNow()
+	c.send(strings.Replace(initialize, `"init"`, "1", 1))
+	rid, code, msg := c.recvError()
+	assert.Equal(t, "null", rid)
+	assert.EqualValues(t, -32600, code)
+	assert.Contains(t, msg, "id 1 is in use")
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "supportedVersions", "server/discover's reply")
+	c.send(initialize)
+	r := c.recv()
+	require.Nil(t, r.Error, "initialize sent again")
+	assert.Contains(t, string(r.Result), `"protocolVersion":"2025-11-25"`)
+	c.send(initialized, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	r = c.recv()
+	require.Nil(t, r.Error, "tools/list after the handshake")
+	assert.Contains(t, string(r.Result), `"name":"echo"`)
+}
+
+// TestInitializedOnce: go-sdk receives one notifications/initialized, that
+// after an initialize admitted: one sent before initialize, or again, goes
+// no further (a flood of them must not queue up in go-sdk).
+func TestInitializedOnce(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialized, initialize, initialized, initialized, initialized, `{"jsonrpc":"2.0","id":2,"method":"ping"}`)
+	for range 2 {
+		require.Nil(t, c.recv().Error)
+	}
+	assert.EqualValues(t, 1, c.notified.Load(), "notifications/initialized that reached go-sdk")
+}
+
 // TestBeforeInitialize: go-sdk refuses a request before initialize with
 // code 0 (go-sdk#976); here it is -32600, and ping is answered.
 func TestBeforeInitialize(t *testing.T) {
@@ -311,7 +416,7 @@ func TestDuplicateID(t *testing.T) {
 	c.send(initialize, initialized)
 	c.recv()
 	c.send(callLine(7, "hold", `{"message":"first"}`))
-	<-c.held
+	c.heldNow()
 	c.send(callLine(7, "echo", `{"message":"again"}`))
 	rid, code, msg := c.recvError()
 	assert.Equal(t, "null", rid)
@@ -319,7 +424,7 @@ func TestDuplicateID(t *testing.T) {
 	assert.Contains(t, msg, "id 7 is in use by a request in flight")
 	long := strings.Repeat("i", 100_000) // quoted in part
 	c.send(callLine(long, "hold", `{"message":"second"}`))
-	<-c.held
+	c.heldNow()
 	c.send(callLine(long, "echo", `{"message":"again"}`))
 	_, _, msg = c.recvError()
 	assert.Contains(t, msg, "id iiii")
@@ -330,6 +435,39 @@ func TestDuplicateID(t *testing.T) {
 	}
 }
 
+// TestRefusalUnderIDInFlight: a message refused that has the id of a
+// request in flight is answered under null, as a request that reuses the
+// id is, lest the client take the refusal for the first's answer: refused
+// by Decode ("jsonrpc" 1.0), by Check (a method not served), by Handshake
+// (initialize again). Member names are case-sensitive (JSON-RPC 2.0, §4):
+// "ID" is no id, so a refusal does not name one, and a request with it is
+// a notification, ignored.
+func TestRefusalUnderIDInFlight(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	c.send(callLine(2, "hold", `{"message":"first"}`))
+	c.heldNow()
+	for _, tt := range []struct{ name, line, want string }{
+		{"jsonrpc 1.0", `{"jsonrpc":"1.0","id":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+		{"not served", `{"jsonrpc":"2.0","id":2,"method":"resources/list"}`, "resources/list"},
+		{"initialize again", strings.Replace(initialize, `"init"`, "2", 1), "initialized already"},
+		{`"ID" and jsonrpc 1.0`, `{"jsonrpc":"1.0","ID":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+		{`"Id" and jsonrpc 1.0`, `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, `"jsonrpc" must be "2.0"`},
+	} {
+		c.send(tt.line)
+		rid, _, msg := c.recvError()
+		assert.Equal(t, "null", rid, "%s: %s", tt.name, tt.line)
+		assert.Contains(t, msg, tt.want, tt.name)
+	}
+	c.send(`{"jsonrpc":"2.0","ID":2,"method":"ping"}`, `{"jsonrpc":"2.0","id":3,"method":"ping"}`)
+	assert.Equal(t, "3", string(c.recv().ID), `the reply after a request with "ID" (a notification, unanswered)`)
+	close(c.unhold)
+	r := c.recv()
+	assert.Equal(t, "2", string(r.ID))
+	assert.Contains(t, string(r.Result), "released first", "the one reply under id 2")
+}
+
 // TestCancel: a cancelled request gets no reply, its id is free at once, and
 // its handler's context is done; a cancellation of a request not in
 // flight, or of initialize, is ignored.
@@ -338,7 +476,7 @@ func TestCancel(t *testing.T) {
 	c.send(initialize, cancel("init"), initialized)
 	c.recv()
 	c.send(callLine(1, "hold", `{"message":"cancelled"}`))
-	<-c.held
+	c.heldNow()
 	c.send(cancel(1), callLine(1, "echo", `{"message":"reused"}`))
 	r := c.recv()
 	assert.Equal(t, "1", string(r.ID))
@@ -406,36 +544,26 @@ func TestDrain(t *testing.T) {
 	c := start(t, Options{}, limits{})
 	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
 	c.recv()
-	<-c.held
+	c.heldNow()
 	require.NoError(t, c.in.Close())
 	close(c.unhold)
 	assert.Contains(t, string(c.recv().Result), "released a")
-	require.NoError(t, <-c.done)
+	require.NoError(t, c.served())
 }
 
-// TestAbandon: a request still running when no reply has moved for the
-// grace period after the input ended is abandoned, and logged.
-func TestAbandon(t *testing.T) {
-	timeout := make(chan time.Time)
-	c := start(t, Options{}, limits{after: func(time.Duration) <-chan time.Time { return timeout }})
-	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
-	c.recv()
-	<-c.held
-	require.NoError(t, c.in.Close())
-	timeout <- time.Time{}
-	require.NoError(t, <-c.done)
-	c.logged("abandoned a request still running when the input ended")
-}
-
-// timers returns a grace period's timer maker for limits.after, and the
-// timers it makes, in order, for the test to fire.
-func timers() (func(time.Duration) <-chan time.Time, chan chan time.Time) {
-	made := make(chan chan time.Time, 1000)
-	return func(time.Duration) <-chan time.Time {
+// timers returns a timer maker for limits.after, and the timers it makes,
+// in order, for the test to fire: of grace periods and of run periods.
+func timers() (after func(time.Duration) <-chan time.Time, grace, run chan chan time.Time) {
+	grace, run = make(chan chan time.Time, 1000), make(chan chan time.Time, 10)
+	return func(d time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
-		made <- timer
+		if d == RunPeriod {
+			run <- timer
+		} else {
+			grace <- timer
+		}
 		return timer
-	}, made
+	}, grace, run
 }
 
 // next returns the next timer made.
@@ -445,48 +573,113 @@ func next(t *testing.T, made chan chan time.Time) chan time.Time {
 	case timer := <-made:
 		return timer
 	case <-time.After(failAfter):
-		t.Fatal("no grace period started")
+		t.Fatal("no period started")
 		return nil
 	}
 }
 
-// TestDrainWaitsAnew: at the end of input, each reply that goes out
-// starts the grace period anew; only once none has gone out for the period
-// are the requests still running abandoned.
+// TestAbandon: a request still running RunPeriod after the input ended is
+// abandoned, and logged as such.
+func TestAbandon(t *testing.T) {
+	after, _, run := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
+	c.recv()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	next(t, run) <- time.Time{}
+	line := c.logged("abandoned a request still running a run period after the input ended")
+	assert.Contains(t, line, "id=1")
+	assert.Contains(t, line, "method=tools/call")
+	require.NoError(t, c.served())
+}
+
+// TestRunAfterEnd: a request still running when the input ends is waited
+// for, however long it takes within RunPeriod, as a slow machine needs:
+// every grace period here is over as soon as it starts, until the
+// handler returns.
+func TestRunAfterEnd(t *testing.T) {
+	var graceOver atomic.Bool
+	graceOver.Store(true)
+	run := make(chan chan time.Time, 10)
+	after := func(d time.Duration) <-chan time.Time {
+		timer := make(chan time.Time, 1)
+		if d == RunPeriod {
+			run <- timer
+		} else if graceOver.Load() {
+			timer <- time.Time{}
+		}
+		return timer
+	}
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`))
+	c.recv()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	select {
+	case <-run:
+	case err := <-c.done:
+		t.Fatalf("Serve returned (%v) with a request still running: %s", err, c.logged("abandoned"))
+	case <-time.After(failAfter):
+		t.Fatal("no run period started")
+	}
+	graceOver.Store(false)
+	close(c.unhold)
+	assert.Contains(t, string(c.recv().Result), "released a")
+	require.NoError(t, c.served())
+}
+
+// TestDrainWaitsAnew: at the end of input, each part of a reply the client
+// accepts starts the grace period anew; only once it has accepted none for
+// the period are the requests behind abandoned, and logged as such.
 func TestDrainWaitsAnew(t *testing.T) {
-	after, made := timers()
+	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
 	c.send(initialize, initialized)
 	c.recv()
-	c.send(callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
-	<-c.held
-	<-c.held
-	require.NoError(t, c.in.Close())
-	first := next(t, made)
+	c.send(callLine(1, "hold", `{"message":"a"}`))
+	c.heldNow()
 	c.out.held.Store(true)
-	c.unhold <- struct{}{} // one hold answers; its reply goes out, and the period starts anew
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(2, "echo", `{"message":"`+message+`"}`))
+	require.NoError(t, c.in.Close())
+	first := next(t, grace) // the echo's reply is going out
 	c.out.next(t)
-	second := next(t, made)
-	first <- time.Time{} // too late: a reply has gone out since
+	second := next(t, grace) // a part was accepted: the period starts anew
+	first <- time.Time{}     // too late
+	c.out.next(t)
+	third := next(t, grace)
 	second <- time.Time{}
-	c.logged("abandoned a request still running when the input ended")
-	require.NoError(t, <-c.done)
+	c.out.blockedWrite(t) // the third part, held
+	third <- time.Time{}
+	line := c.logged("abandoned a request still running: the client has read nothing of the reply going out for the grace period")
+	assert.Contains(t, line, "id=1")
+	c.logged("waiting for the client to read a reply going out")
+	c.out.release()
+	r := c.recv()
+	assert.Equal(t, "2", string(r.ID))
+	assert.Contains(t, string(r.Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
 }
 
-// TestUnreadReplyAtEOF: at the end of input, a reply its client does not
-// read is not cut off: once the grace period ends, the server says it
-// waits, and the reply goes out whole when read.
-func TestUnreadReplyAtEOF(t *testing.T) {
-	after, made := timers()
+// TestStoppedReader: at the end of input, a client that reads nothing of
+// a reply for the grace period has stopped: the reply computed behind it
+// is abandoned, and logged as such; the reply going out is not cut off,
+// and goes out whole when read.
+func TestStoppedReader(t *testing.T) {
+	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
 	c.send(initialize, initialized)
 	c.recv()
 	c.out.held.Store(true)
 	message := strings.Repeat("x", 4096)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
 	require.NoError(t, c.in.Close())
-	reply := c.out.blockedWrite(t)
-	next(t, made) <- time.Time{}
+	next(t, grace) <- time.Time{}
+	c.logged("abandoned a reply: the client has read nothing of the reply going out for the grace period")
 	c.logged("waiting for the client to read a reply going out")
 	select {
 	case err := <-c.done:
@@ -494,8 +687,96 @@ func TestUnreadReplyAtEOF(t *testing.T) {
 	default:
 	}
 	c.out.release()
-	assert.Contains(t, string(reply), message, "the reply, whole")
-	require.NoError(t, <-c.done)
+	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
+}
+
+// TestRunPeriodSparesReplies: the run period abandons requests still
+// running, not replies computed and waiting for the client to read.
+func TestRunPeriodSparesReplies(t *testing.T) {
+	after, _, run := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	c.send(callLine(1, "echo", `{"message":"a"}`), callLine(2, "echo", `{"message":"b"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
+	require.NoError(t, c.in.Close())
+	next(t, run) <- time.Time{}
+	c.logged("the run period after the end of input is over")
+	c.out.release()
+	assert.ElementsMatch(t, []string{"1", "2"}, []string{string(c.recv().ID), string(c.recv().ID)})
+	require.NoError(t, c.served())
+	for len(c.logs) > 0 {
+		assert.NotContains(t, <-c.logs, "abandoned")
+	}
+}
+
+// TestSlowReaderAfterEnd: at the end of input, a client that reads slowly
+// but steadily receives every reply, whole, however long they take to
+// read. Scaled down from the client of issue 30 (8 KiB/s, replies of 12 s
+// against a grace period of 5 s): a reader of at most 64 KiB/s, replies of
+// 1.6 s against a grace period of 1 s.
+func TestSlowReaderAfterEnd(t *testing.T) {
+	r, w := io.Pipe()
+	c := start(t, Options{Out: w, GracePeriod: time.Second}, limits{})
+	lines := make(chan string, 10)
+	go pacedRead(r, 640, 10*time.Millisecond, lines)
+	recv := func() reply {
+		t.Helper()
+		var rep reply
+		select {
+		case line := <-lines:
+			require.NoError(t, json.Unmarshal([]byte(line), &rep), "the server wrote %.200q", line)
+		case <-time.After(failAfter):
+			t.Fatal("no reply")
+		}
+		return rep
+	}
+	c.send(initialize, initialized)
+	require.Nil(t, recv().Error)
+	messages := map[string]string{}
+	for id := range 3 {
+		messages[fmt.Sprint(id)] = strings.Repeat(fmt.Sprint(id), 100_000)
+		c.send(callLine(id, "echo", `{"message":"`+messages[fmt.Sprint(id)]+`"}`))
+	}
+	require.NoError(t, c.in.Close())
+	for range messages {
+		rep := recv()
+		require.Nil(t, rep.Error)
+		var result mcp.CallToolResult
+		require.NoError(t, json.Unmarshal(rep.Result, &result))
+		require.Len(t, result.Content, 1)
+		assert.True(t, result.Content[0].(*mcp.TextContent).Text == messages[string(rep.ID)], "the reply to %s, whole", rep.ID)
+		delete(messages, string(rep.ID))
+	}
+	require.NoError(t, c.served())
+}
+
+// pacedRead reads r, at most n bytes each tick of period, and sends each
+// line read to lines as soon as it is whole; it closes lines at the end
+// of r.
+func pacedRead(r io.Reader, n int, period time.Duration, lines chan<- string) {
+	defer close(lines)
+	tick := time.NewTicker(period)
+	defer tick.Stop()
+	buf, partial := make([]byte, n), []byte(nil)
+	for range tick.C {
+		for budget := n; budget > 0; {
+			m, err := r.Read(buf[:budget])
+			budget -= m
+			partial = append(partial, buf[:m]...)
+			for i := bytes.IndexByte(partial, '\n'); i >= 0; i = bytes.IndexByte(partial, '\n') {
+				lines <- string(partial[:i])
+				partial = partial[i+1:]
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
 }
 
 // TestOutputClosed: a write that fails ends Serve at once, with its error.
@@ -511,6 +792,20 @@ func TestOutputClosed(t *testing.T) {
 	}
 }
 
+// TestOutputClosedAfterEnd: a write that fails after the end of input
+// ends Serve at once too, with its error: no reply waits any longer.
+func TestOutputClosedAfterEnd(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized, callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
+	c.recv()
+	c.heldNow()
+	c.heldNow()
+	require.NoError(t, c.in.Close())
+	c.out.err = io.ErrClosedPipe
+	c.unhold <- struct{}{} // one reply fails; the other is still to come
+	assert.ErrorIs(t, c.served(), io.ErrClosedPipe)
+}
+
 // TestContextDone: Serve returns when its context is done, even with a
 // write blocked on a client that reads nothing.
 func TestContextDone(t *testing.T) {
@@ -523,7 +818,12 @@ func TestContextDone(t *testing.T) {
 		done <- Serve(ctx, mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil), Options{In: in, Out: out})
 	}()
 	stop()
-	require.NoError(t, <-done)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(failAfter):
+		t.Fatal("Serve did not return when its context was done")
+	}
 }
 
 // TestTrace: every line read and written goes to the trace, control and
@@ -558,7 +858,7 @@ func TestLogQuotesCut(t *testing.T) {
 	c.recv()
 	long := strings.Repeat("i", 300_000)
 	c.send(`{"jsonrpc":"2.0","id":"`+long+`","result":{}}`, callLine(long, "hold", `{"message":"a"}`))
-	<-c.held
+	c.heldNow()
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + long + `","reason":"` + long + `"}}`)
 	for _, text := range []string{"ignored a response", "request cancelled by the client"} {
 		for line := range c.logs {

@@ -1,7 +1,6 @@
 package stdio
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -14,65 +13,110 @@ import (
 )
 
 // The way out: a session's reply goes out through write, under the
-// client's id; reply answers what go-sdk never saw; at the end of input,
-// drain waits for the replies still to come.
+// client's id, in parts (send); reply answers what go-sdk never saw; at
+// the end of input, drain waits for the replies still to come.
 
 // write writes a session's reply under the client's id, unless the request
-// was cancelled before the reply took the output.
+// was cancelled, or abandoned, before the reply took the output.
 func (c *conn) write(msg jsonrpc.Message) error {
 	resp, ok := msg.(*jsonrpc.Response)
-	if !ok { // the server's own messages: it sends none
-		return c.send(msg)
+	if !ok { // no tool here notifies, and go-sdk sends no request unless asked to (KeepAlive)
+		return fmt.Errorf("stdio: this transport sends replies only, not a %T", msg)
 	}
 	n, _ := resp.ID.Raw().(int64)
-	c.outMu.Lock()
-	defer c.outMu.Unlock()
-	c.mu.Lock()
-	cl := c.calls[n]
-	dropped := cl == nil || cl.cancelled
-	if cl != nil {
-		cl.idFree = true // the client may reuse it as soon as it reads the reply
-	}
-	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
 		delete(c.calls, n)
 		c.mu.Unlock()
 		c.signal()
 	}()
-	if dropped {
-		c.log.Info("dropped a reply to a request cancelled or abandoned", "id", n) // or in no call, which cannot be
+	c.mu.Lock()
+	cl := c.calls[n]
+	c.mu.Unlock()
+	if cl == nil { // which cannot be: go-sdk answers each request it is handed once
 		return nil
 	}
-	return c.send(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
+	// Encoding a reply of megabytes takes seconds on a busy machine: it is
+	// the handler's work, done before the reply waits for the output.
+	data, err := protocol.Encode(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	cl.ready = true
+	c.mu.Unlock()
+	c.signal()
+	if !c.outMu.TryLock() {
+		c.log.Debug("a reply waits for the output", "id", quoted(cl.id.Raw()), "method", cl.method)
+		c.outMu.Lock()
+	}
+	defer c.outMu.Unlock()
+	c.mu.Lock()
+	dropped := cl.cancelled
+	cl.idFree = true // the client may reuse it as soon as it reads the reply
+	c.mu.Unlock()
+	if dropped {
+		c.log.Info("dropped a reply to a request cancelled or abandoned", "id", quoted(cl.id.Raw()), "method", cl.method)
+		return nil
+	}
+	c.signal() // a reply is going out: the client is to read it
+	return c.send(data)
+}
+
+// refuse writes the error reply to a message refused before go-sdk saw
+// it: under its id, but under null if a request in flight has that id
+// (the message reused it), lest the client take the refusal for that
+// request's answer.
+func (c *conn) refuse(id jsonrpc.ID, err error) {
+	c.mu.Lock()
+	if c.find(id) != nil {
+		id = jsonrpc.ID{}
+	}
+	c.mu.Unlock()
+	c.reply(id, err)
 }
 
 // reply writes the error reply to a message go-sdk does not see.
-func (c *conn) reply(id jsonrpc.ID, err error) {
+func (c *conn) reply(id jsonrpc.ID, refusal error) {
+	data, err := protocol.Encode(&jsonrpc.Response{ID: id, Error: refusal})
+	if err != nil {
+		return
+	}
 	c.outMu.Lock()
 	defer c.outMu.Unlock()
-	_ = c.send(&jsonrpc.Response{ID: id, Error: err}) // a failed write ends the session
+	_ = c.send(data) // a failed write ends the session
 }
 
 var errClosed = errors.New("stdio: the session is over")
 
-// send writes msg as one line; a failed write (EPIPE: the client closed
-// standard output) ends the session.
-func (c *conn) send(msg jsonrpc.Message) error {
-	data, err := protocol.Encode(msg) // compact: no newline within
-	if err != nil || c.over() {
-		return cmp.Or(err, errClosed)
+// send writes data, one message, as a line, in parts of
+// MinReadRate×GracePeriod bytes, each part the client accepts signalled
+// on read; a failed write (EPIPE: the client closed standard output) ends
+// the session. outMu is held.
+func (c *conn) send(data []byte) error {
+	if c.over() {
+		return errClosed
 	}
 	c.trace("write: ", data)
-	if _, err := c.out.Write(append(data, '\n')); err != nil {
-		c.close(fmt.Errorf("writing to standard output: %w", err))
-		return err
+	part := max(1, int(MinReadRate*c.opts.GracePeriod.Seconds()))
+	for data = append(data, '\n'); len(data) > 0; {
+		n := min(part, len(data))
+		if _, err := c.out.Write(data[:n]); err != nil {
+			c.close(fmt.Errorf("writing to standard output: %w", err))
+			return err
+		}
+		data = data[n:]
+		select {
+		case c.read <- struct{}{}:
+		default:
+		}
 	}
 	return nil
 }
 
-// signal says that a reply has gone out, or been dropped: there is room
-// for another request, and the end of input has progress to wait for.
+// signal says that a call has changed: its reply is ready, going out, out,
+// or dropped. There may be room for another request, and the end of input
+// has progress to wait for.
 func (c *conn) signal() {
 	select {
 	case c.progress <- struct{}{}:
@@ -81,62 +125,83 @@ func (c *conn) signal() {
 }
 
 // drain waits, once the input has ended, until every request read is
-// answered, and ends the session. Once no reply has gone out for the grace
-// period, the requests whose replies are not going out are abandoned, their
-// replies never to be sent; a reply going out is waited for as long as its
-// client takes to read it, lest its line be cut (a signal still ends the
-// server).
+// answered or abandoned, and ends the session (the rules are in the
+// package doc). While a reply is going out, a GracePeriod in which the
+// client accepts no part of it abandons the requests behind it; the reply
+// itself is waited for as long as the client takes, lest its line be cut
+// (a signal still ends the server). Apart from that, a request still
+// running RunPeriod after the end of input is abandoned.
 func (c *conn) drain() {
 	select {
-	case <-c.progress: // before the input ended: the first period starts now
+	case <-c.read: // a part read before the input ended
 	default:
 	}
-	for abandoned := false; ; {
+	runOut := c.limits.after(c.opts.RunPeriod)
+	var stall <-chan time.Time // while a reply goes out: the client has read nothing of it for a grace period
+	stalled := false
+	for {
 		c.mu.Lock()
-		left, writing := len(c.calls), c.writing()
+		live, writing := c.count()
 		c.mu.Unlock()
-		if left == 0 || abandoned && !writing {
+		if live == 0 {
 			break
 		}
-		var timeout <-chan time.Time
-		if !abandoned {
-			timeout = c.limits.after(c.opts.GracePeriod)
+		if !writing || stalled {
+			stall = nil
+		} else if stall == nil {
+			stall = c.limits.after(c.opts.GracePeriod)
 		}
 		select {
+		case <-c.read:
+			stall = nil // a part was read: the period starts anew
 		case <-c.progress:
 		case <-c.done:
 			return
-		case <-timeout:
-			abandoned = true
-			c.abandon()
+		case <-stall:
+			stalled = true
+			c.abandon(func(cl *call) string {
+				if cl.ready {
+					return "abandoned a reply: the client has read nothing of the reply going out for the grace period"
+				}
+				return "abandoned a request still running: the client has read nothing of the reply going out for the grace period"
+			})
+			c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
+		case <-runOut:
+			runOut = nil
+			c.log.Debug("the run period after the end of input is over", "run_period", c.opts.RunPeriod)
+			c.abandon(func(cl *call) string {
+				if cl.ready {
+					return "" // computed: it waits for the client to read
+				}
+				return "abandoned a request still running a run period after the input ended"
+			})
 		}
 	}
 	c.close(nil)
 }
 
-// writing reports whether a reply is going out; mu is held.
-func (c *conn) writing() bool {
+// count returns how many requests are neither answered nor dropped, and
+// whether a reply is going out; mu is held.
+func (c *conn) count() (live int, writing bool) {
 	for _, cl := range c.calls {
-		if cl.idFree && !cl.cancelled {
-			return true
+		if !cl.cancelled {
+			live++
+			writing = writing || cl.idFree
 		}
 	}
-	return false
+	return live, writing
 }
 
-// abandon marks the requests whose replies are not going out as cancelled,
-// and logs them, and the wait for a reply going out if there is one.
-func (c *conn) abandon() {
+// abandon marks each request whose reply is not going out, and for which
+// why gives a reason, as cancelled, and logs it with the reason.
+func (c *conn) abandon(why func(*call) string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, cl := range c.calls {
-		if !cl.idFree {
+		if reason := why(cl); !cl.idFree && reason != "" {
 			cl.cancelled, cl.idFree = true, true
-			c.log.Error("abandoned a request still running when the input ended", "id", quoted(cl.id.Raw()), "method", cl.method, "grace_period", c.opts.GracePeriod)
+			c.log.Error(reason, "id", quoted(cl.id.Raw()), "method", cl.method, "grace_period", c.opts.GracePeriod, "run_period", c.opts.RunPeriod)
 		}
-	}
-	if c.writing() {
-		c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
 	}
 }
 
