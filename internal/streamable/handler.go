@@ -267,9 +267,8 @@ func (h *Handler) wait(ctx context.Context, room int64) bool {
 // the answer before its client reads it.
 func (h *Handler) refuseBusy(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
-	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
-	// Full duplex, net/http would keep the connection, and read what is
-	// left of a body cut short as the next request.
+	// A connection to close is one whose body net/http leaves to the
+	// handler, and whose rest is never read as the next request.
 	w.Header().Set("Connection", "close")
 	w.Header().Set("Retry-After", "1")
 	writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,

@@ -113,6 +113,24 @@ type response struct {
 	message string
 }
 
+// client is the tests' HTTP client: an answer that never ends, such as an
+// event stream opened where a refusal was due, fails its test.
+var client = &http.Client{Timeout: 2 * failAfter}
+
+// receive returns what ch sends, or fails t if nothing comes within
+// failAfter.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(failAfter):
+		t.Fatalf("%s: nothing came within %v", what, failAfter)
+	}
+	var zero T
+	return zero
+}
+
 // do sends a request with the headers of a Streamable HTTP client, plus
 // header (pairs of name and value; "Host" sets the request's host).
 func do(t *testing.T, method, url, body string, header ...string) response {
@@ -127,11 +145,11 @@ func do(t *testing.T, method, url, body string, header ...string) response {
 		}
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	require.NoError(t, err)
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	require.NoError(t, err, "%s %s: the body", method, url)
 	r := response{status: resp.StatusCode, header: resp.Header, body: string(data)}
 	if len(data) > 0 {
 		var m struct {
@@ -331,7 +349,7 @@ func TestCancelledRequest(t *testing.T) {
 		}
 		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, "Mcp-Session-Id", sid)
 		assert.Equal(t, http.StatusAccepted, r.status, r.body)
-		r = <-done
+		r = receive(t, done, "the cancelled call's answer")
 		assert.Equal(t, http.StatusOK, r.status, "id %s: %s", id, r.body)
 		assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, "id %s: %s", id, r.body)
 		assert.Contains(t, r.message, "request cancelled", "id %s", id)
@@ -421,7 +439,7 @@ func TestRequestRacingDelete(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
 	close(resume)
-	r := <-done
+	r := receive(t, done, "the answer to the request that raced the DELETE")
 	assert.Equal(t, http.StatusNotFound, r.status, "the answer: %q", r.body)
 	assert.JSONEq(t, "2", string(r.id), r.body)
 	assert.Contains(t, r.message, "session not found: it has ended", r.body)
@@ -521,7 +539,7 @@ func TestInFlightBound(t *testing.T) {
 	busyWhileSending(t, s.host)
 	halfSentRefused(t, s.host)
 	close(s.unhold)
-	assert.Equal(t, http.StatusOK, (<-done).status)
+	assert.Equal(t, http.StatusOK, receive(t, done, "the large call's answer").status)
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid).status, "room is made once the first is answered")
 }
 
@@ -548,10 +566,10 @@ func TestOneWaitsForRoom(t *testing.T) {
 	for id := range 2 {
 		go func() { answers <- do(t, http.MethodPost, s.url, large(3+id, "echo"), "Mcp-Session-Id", sid) }()
 	}
-	r := <-answers // before its deadline: the other waits
+	r := receive(t, answers, "the refusal") // before its deadline: the other waits
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "the body that came second: %s", r.body)
 	close(s.unhold)
-	r = <-answers
+	r = receive(t, answers, "the answer to the body that waited")
 	assert.Equal(t, http.StatusOK, r.status, "the body that waited: %s", r.body)
 }
 
@@ -746,11 +764,11 @@ func TestEventStreamDeadline(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", s.session(t))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	require.NoError(t, err)
 	defer func() { _ = resp.Body.Close() }()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, time.Time{}, <-deadlines, "the event stream's write deadline")
+	assert.Equal(t, time.Time{}, receive(t, deadlines, "the event stream's write deadline"), "the event stream's write deadline")
 }
 
 // watchDeadlines passes on the write deadlines a handler sets, and sends
