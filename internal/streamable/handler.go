@@ -39,6 +39,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -299,6 +300,10 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	case errors.As(err, &e):
 		writeError(w, http.StatusBadRequest, req.ID, e)
 	case modern:
+		// A 2026-07-28 request has no session (MCP 2026-07-28, Streamable
+		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): with it,
+		// it would share the ids of the 2025 session it names.
+		r.Header.Del("Mcp-Session-Id")
 		h.serve(h.modern, w, r, req.ID)
 	case errors.As(protocol.Handshake(req.Method, session != ""), &e): // a session is initialized once, first
 		writeError(w, http.StatusBadRequest, req.ID, e)
@@ -336,8 +341,8 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			h.calls[key] = held
 		}
 		h.mu.Unlock()
-		if inUse { // as on stdio: a cancellation would not say which of the two it means
-			writeError(w, http.StatusOK, id, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
+		if inUse { // as on stdio, under null: its own id would be read as the reply to the request in flight
+			writeError(w, http.StatusOK, jsonrpc.ID{}, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
 			return true
 		}
 		defer func() {
@@ -353,7 +358,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), protocol.MaxQuote))
+	e := invalid("%s", inert(strings.TrimSpace(string(held.body))))
 	switch {
 	case held.status == 0 && held.cancelled.Load():
 		held.status = http.StatusOK // as any other response, which legacy clients read
@@ -361,7 +366,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = protocol.Cut(e.Message, protocol.MaxQuote)
+		e.Message = inert(e.Message)
 	case held.status == http.StatusNotFound || held.status == 0:
 		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
@@ -371,6 +376,22 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	writeError(w, held.status, id, e)
 	return true
+}
+
+// inert returns s, a message of go-sdk's that may quote a client's header
+// whole, cut to protocol.MaxQuote bytes, with its control characters (C0,
+// DEL, C1: ESC and U+009B start terminal commands) written as Go quotes
+// them, \x1b and \u009b, so that a log or a terminal shows them as text.
+func inert(s string) string {
+	var b strings.Builder
+	for _, r := range protocol.Cut(s, protocol.MaxQuote) {
+		if unicode.IsControl(r) {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return protocol.Cut(b.String(), protocol.MaxQuote)
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for

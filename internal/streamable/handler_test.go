@@ -378,6 +378,7 @@ func TestIDInUse(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), r.code, r.body)
 	assert.Contains(t, r.message, "id 7 is in use by a request in flight")
+	assert.JSONEq(t, "null", string(r.id), "under its own id, the refusal would be read as the first call's reply: %s", r.body)
 	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
 	assert.Equal(t, http.StatusAccepted, r.status, r.body)
 	select {
@@ -797,5 +798,64 @@ func TestConnectionAge(t *testing.T) {
 	for age, replies := range map[time.Duration]int{0: 1, failAfter: 3} {
 		s := start(t, func(h *Handler) { h.maxAge = age })
 		assert.Equal(t, replies, strings.Count(rawRequest(t, s.host, gets), "HTTP/1.1 404"), "age %v", age)
+	}
+}
+
+// TestModernIgnoresSession: a 2026-07-28 request that carries a 2025
+// session's Mcp-Session-Id is served as any other 2026-07-28 request (MCP
+// 2026-07-28 has servers ignore the header): it shares neither the
+// session's ids in flight nor its cancellations, and gets no session.
+func TestModernIgnoresSession(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	legacy := make(chan response, 1)
+	go func() {
+		legacy <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`, "Mcp-Session-Id", sid)
+	}()
+	receive(t, s.held, "the 2025 call's start")
+	modern := func(id int, tool string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"message":"modern"},`+modernMeta+`}}`, id, tool)
+	}
+	headers := func(tool string) []string {
+		return []string{"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tool}
+	}
+	r := do(t, http.MethodPost, s.url, modern(7, "echo"), headers("echo")...)
+	assert.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Contains(t, string(r.result), "modern", "the id in use by the 2025 call: %s", r.body)
+	assert.Empty(t, r.header.Get("Mcp-Session-Id"), "a 2026-07-28 answer names no session")
+
+	held := make(chan response, 1)
+	go func() { held <- do(t, http.MethodPost, s.url, modern(8, "hold"), headers("hold")...) }()
+	receive(t, s.held, "the 2026-07-28 call's start")
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	close(s.unhold)
+	r = receive(t, held, "the 2026-07-28 call's answer")
+	assert.Contains(t, string(r.result), "modern", "the session's cancellation of id 8: %s", r.body)
+
+	do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
+	assert.Contains(t, receive(t, legacy, "the 2025 call's answer").message, "request cancelled")
+}
+
+// TestHeaderQuotedInert: go-sdk's header mismatch quotes the header and
+// the body's value; ESC and U+009B in them go back as text (\x1b,
+// \u009b), not as the start of a terminal's command.
+func TestHeaderQuotedInert(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	call := func(name string) string {
+		return `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":` + name + `,"arguments":{},` + modernMeta + `}}`
+	}
+	tests := []struct{ name, header, want string }{
+		{`"\u001b[2Jx"`, "echo", `\x1b[2Jx`}, // net/http refuses ESC in a header
+		{`"echo"`, "\u009b31mx", `\u009b31mx`},
+	}
+	for _, tt := range tests {
+		r := do(t, http.MethodPost, s.url, call(tt.name), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tt.header)
+		assert.Equal(t, int64(mcp.CodeHeaderMismatch), r.code, "name %s, Mcp-Name %q: %s", tt.name, tt.header, r.body)
+		assert.Contains(t, r.message, tt.want, "name %s, Mcp-Name %q: quoted as text", tt.name, tt.header)
+		assert.NotContains(t, r.message, "\x1b", "name %s, Mcp-Name %q: ESC", tt.name, tt.header)
+		assert.NotContains(t, r.message, "\u009b", "name %s, Mcp-Name %q: U+009B", tt.name, tt.header)
 	}
 }
