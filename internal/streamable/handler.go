@@ -58,6 +58,9 @@ const (
 	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
+	// A connection that has waited this long for a request's headers may be
+	// closed to make room for a new one (Conns).
+	ConnGrace = 250 * time.Millisecond
 	// A connection older closes after its next reply, so that one waiting
 	// to be accepted has its turn, however busy clients keep theirs.
 	MaxConnectionAge = 10 * time.Second
@@ -68,8 +71,11 @@ const (
 )
 
 // ConnContext is an http.Server's ConnContext: it notes when a connection
-// was accepted, for MaxConnectionAge.
-func ConnContext(ctx context.Context, _ net.Conn) context.Context {
+// was accepted, for MaxConnectionAge, and which it is, for Conns.
+func ConnContext(ctx context.Context, nc net.Conn) context.Context {
+	if c, ok := nc.(*conn); ok {
+		ctx = context.WithValue(ctx, connKey{}, c)
+	}
 	return context.WithValue(ctx, acceptedKey{}, time.Now())
 }
 
@@ -113,6 +119,7 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	serving(r)
 	// A body that never comes must not hold the connection: net/http reads
 	// what a handler leaves of it, and would wait for ever. Nor may a reply
 	// its client does not read.

@@ -272,6 +272,7 @@ func TestLimitsPage(t *testing.T) {
 		fmt.Sprintf("quote at most %d bytes of what the client sent", protocol.MaxQuote),
 		fmt.Sprintf("past the first %d KiB of each (`SmallBodySize`)", SmallBodySize>>10),
 		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
+		fmt.Sprintf("once it has waited %v s (`ConnGrace`", ConnGrace.Seconds()),
 	} {
 		assert.Contains(t, string(page), want)
 	}
