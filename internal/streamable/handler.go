@@ -57,6 +57,7 @@ const (
 	MaxInFlightSize = 16 << 20         // bytes of the bodies being read or served, past each one's SmallBodySize
 	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
+	MaxDrain        = 2 * MaxBodySize  // bytes of a refused body read and dropped, so that its client reads the refusal
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
 	// A connection that has waited this long for a request's headers may be
 	// closed to make room for a new one (Conns).
@@ -185,7 +186,7 @@ func IsLoopback(host string) bool {
 // post serves a POSTed message.
 func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	if r.ContentLength > MaxBodySize {
-		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout) // as the body's read deadline
@@ -195,10 +196,12 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	var maxBytes *http.MaxBytesError
 	switch {
 	case errors.Is(err, errBusy):
-		h.refuseBusy(w, r)
+		w.Header().Set("Retry-After", "1")
+		h.refuse(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
+			"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
 		return
 	case errors.As(err, &maxBytes):
-		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		writeError(w, http.StatusRequestTimeout, jsonrpc.ID{}, invalid("the body did not arrive within %v", h.bodyTimeout))
@@ -269,21 +272,21 @@ func (h *Handler) wait(ctx context.Context, room int64) bool {
 	return h.inFlight.Acquire(ctx, room) == nil
 }
 
-// refuseBusy answers a POST whose body is still coming 503, then reads and
-// drops the body for up to bodyTimeout more, and closes the connection: a
-// connection closed with bytes unread is reset, and the reset can destroy
-// the answer before its client reads it.
-func (h *Handler) refuseBusy(w http.ResponseWriter, r *http.Request) {
+// refuse answers a POST whose body is still coming, then reads and drops
+// what is left of the body, at most MaxDrain bytes for up to bodyTimeout
+// more, and closes the connection: a connection closed with bytes unread
+// is reset, and the reset can destroy the answer before its client reads
+// it (Node's fetch, which sends the whole body before it reads, saw EPIPE
+// in place of a 413, one run in three).
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
 	rc := http.NewResponseController(w)
 	// A connection to close is one whose body net/http leaves to the
 	// handler, and whose rest is never read as the next request.
 	w.Header().Set("Connection", "close")
-	w.Header().Set("Retry-After", "1")
-	writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,
-		"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
+	writeError(w, status, jsonrpc.ID{}, e)
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
-	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodySize))
+	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxDrain))
 }
 
 var tooLarge = invalid("message too large: a request body may hold at most %d bytes", MaxBodySize)

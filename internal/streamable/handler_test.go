@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -273,6 +275,7 @@ func TestLimitsPage(t *testing.T) {
 		fmt.Sprintf("past the first %d KiB of each (`SmallBodySize`)", SmallBodySize>>10),
 		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
 		fmt.Sprintf("once it has waited %v s (`ConnGrace`", ConnGrace.Seconds()),
+		fmt.Sprintf("up to %d MiB more of it (`MaxDrain`)", MaxDrain>>20),
 	} {
 		assert.Contains(t, string(page), want)
 	}
@@ -513,9 +516,85 @@ func TestBodyNeverComes(t *testing.T) {
 func TestDeclaredTooLarge(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout = failAfter * 2 })
-	reply := rawRequest(t, s.host, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", MaxBodySize+1))
-	assert.Contains(t, reply, "HTTP/1.1 413")
+	conn, err := net.Dial("tcp", s.host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", MaxBodySize+1)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(failAfter)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "no answer before the body")
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+}
+
+// tooLargeBody is a body past MaxBodySize by more than sockets hold, and
+// within what a refusal drains.
+const tooLargeBody = MaxBodySize + 1<<20
+
+// TestTooLargeReadFirst: a client that sends a body past MaxBodySize whole
+// before it reads, declared or chunked, reads the 413 every time, not a
+// reset: the server reads what is left of the body before it closes.
+func TestTooLargeReadFirst(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	body := strings.Repeat(" ", tooLargeBody)
+	for _, framing := range []string{fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body),
+		fmt.Sprintf("Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(body), body)} {
+		for i := range 20 {
+			conn, err := net.Dial("tcp", s.host)
+			require.NoError(t, err)
+			require.NoError(t, conn.SetDeadline(time.Now().Add(failAfter)))
+			_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\n"+framing)
+			require.NoError(t, err, "run %d, %.17s: sending the body", i, framing)
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			require.NoError(t, err, "run %d, %.17s: the 413 was lost", i, framing)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "run %d, %.17s", i, framing)
+			_ = conn.Close()
+		}
+	}
+}
+
+// TestTooLargeNodeFetch: Node's fetch, which sends a body whole before it
+// reads the answer, reads the 413 to a body past MaxBodySize every time,
+// declared or streamed.
+func TestTooLargeNodeFetch(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	s := start(t, nil)
+	script := filepath.Join(t.TempDir(), "fetch.mjs")
+	require.NoError(t, os.WriteFile(script, []byte(`
+const [url, runs, size] = process.argv.slice(2);
+const headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"};
+const statuses = [];
+for (let i = 0; i < Number(runs); i++) {
+  const whole = " ".repeat(Number(size));
+  const streamed = new ReadableStream({start(c) { c.enqueue(new TextEncoder().encode(whole)); c.close(); }});
+  for (const body of [whole, streamed]) {
+    try {
+      const r = await fetch(url, {method: "POST", headers, body, duplex: "half"});
+      await r.text();
+      statuses.push(String(r.status));
+    } catch (e) {
+      statuses.push(String(e.cause?.code ?? e));
+    }
+  }
+}
+console.log(statuses.join(" "));
+`), 0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), 6*failAfter)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, script, s.url, "20", strconv.Itoa(tooLargeBody)).Output()
+	require.NoError(t, err, "node: %s", out)
+	statuses := strings.Fields(string(out))
+	assert.Len(t, statuses, 40, "%s", out)
+	for i, status := range statuses {
+		assert.Equal(t, "413", status, "run %d, body %s", i/2, []string{"declared", "streamed"}[i%2])
+	}
 }
 
 // TestInFlightBound: a body takes room past its first SmallBodySize as it
