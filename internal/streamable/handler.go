@@ -227,38 +227,53 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	}
 }
 
-// read reads a body into a buffer that doubles as it fills. The first
-// SmallBodySize bytes of the buffer are the body's own: a connection reads
-// one body at a time, so these are bounded by the connections. Room for
-// more is taken from inFlight as the buffer grows, and kept until the body
-// is answered. A body that finds none waits for it until ctx is done, if
-// no other body waits; else it gets errBusy at once, its room given back.
-// Bodies that waited together would each hold room that the others need to
-// finish; one alone is given room as others are refused (inFlight serves
-// its waiter first).
+// read reads a body in chunks. The first, of SmallBodySize bytes, is the
+// body's own: a connection reads one body at a time, so these are bounded
+// by the connections. Room for each next chunk, of readChunk bytes, is
+// taken from inFlight as the one before fills, so that a body holds room
+// for the bytes it has sent, and at most readChunk more (a buffer that
+// doubled held 8 MiB for a body of 4 MiB and a byte); the room is kept
+// until the body is answered. A body that finds none waits for it until
+// ctx is done, if no other body waits; else it gets errBusy at once, its
+// room given back. Bodies that waited together would each hold room that
+// the others need to finish; one alone is given room as others are
+// refused (inFlight serves its waiter first).
 func (h *Handler) read(ctx context.Context, body io.Reader) (data []byte, room int64, err error) {
-	data = make([]byte, 0, 512)
+	var full [][]byte
+	size := 0
+	chunk := make([]byte, 0, SmallBodySize)
 	for {
-		if len(data) == cap(data) {
-			size := min(2*cap(data), MaxBodySize+1) // one byte past the limit, for MaxBytesReader to say so
-			if more := int64(max(size, SmallBodySize) - max(cap(data), SmallBodySize)); more > 0 {
-				if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
-					h.inFlight.Release(room)
-					return nil, 0, errBusy
-				}
-				room += more
+		if len(chunk) == cap(chunk) {
+			full = append(full, chunk)
+			more := int64(min(readChunk, MaxBodySize+1-size)) // one byte past the limit, for MaxBytesReader to say so
+			if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
+				h.inFlight.Release(room)
+				return nil, 0, errBusy
 			}
-			data = append(make([]byte, 0, size), data...)
+			room += more
+			chunk = make([]byte, 0, more)
 		}
-		n, err := body.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
+		n, err := body.Read(chunk[len(chunk):cap(chunk)])
+		chunk, size = chunk[:len(chunk)+n], size+n
 		if err == io.EOF {
+			if full == nil {
+				return chunk, room, nil
+			}
+			// Whole, the body is held twice for as long as the copy takes.
+			data = make([]byte, 0, size)
+			for _, c := range append(full, chunk) {
+				data = append(data, c...)
+			}
 			return data, room, nil
 		} else if err != nil {
 			return nil, room, err
 		}
 	}
 }
+
+// readChunk is the room, in bytes, that a body takes at a time past its
+// first SmallBodySize.
+const readChunk = 64 << 10
 
 var errBusy = errors.New("no room for the body")
 

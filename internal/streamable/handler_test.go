@@ -604,10 +604,10 @@ console.log(statuses.join(" "));
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 200*time.Millisecond
 	})
 	sid := s.session(t)
-	// Past SmallBodySize, under twice it: its buffer doubles once, and takes all the room.
+	// Past SmallBodySize: its next chunk takes all the room.
 	large := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"` + strings.Repeat("x", SmallBodySize) + `"}}}`
 	done := make(chan response, 1)
 	go func() { done <- do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid) }()
@@ -630,7 +630,7 @@ func TestInFlightBound(t *testing.T) {
 func TestOneWaitsForRoom(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 2*failAfter
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 2*failAfter
 	})
 	sid := s.session(t)
 	large := func(id int, tool string) string { // past SmallBodySize: all the room
@@ -701,9 +701,9 @@ func halfSentRefused(t *testing.T, host string) {
 // holders still hold.
 func TestSmallBesideHolders(t *testing.T) {
 	t.Parallel()
-	// Four holders send a part each; its buffer doubles to 4 MiB, and takes
-	// 4 MiB - SmallBodySize of room: all of it but 4 × SmallBodySize.
-	const holders, part = 8, 2 << 20
+	// Four holders send a part each, and take 4 MiB of room: 4 MiB -
+	// SmallBodySize, in chunks of readChunk. Together, all of it.
+	const holders, part = 8, 4 << 20
 	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -745,7 +745,7 @@ func TestSmallBesideHolders(t *testing.T) {
 			t.Fatalf("%d of %d holders read: the others wait", i, holders)
 		}
 	}
-	require.False(t, s.inFlight.TryAcquire(4*SmallBodySize+1), "the holders hold all the room")
+	require.False(t, s.inFlight.TryAcquire(1), "the holders hold all the room")
 	sid := s.session(t)
 	slowest := time.Duration(0)
 	for i := range 20 {
@@ -761,6 +761,38 @@ func TestSmallBesideHolders(t *testing.T) {
 		_, err := c.Read(make([]byte, 1))
 		assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "holder %d was answered: it holds no longer", i)
 	}
+}
+
+// TestRoomCountsBytes: a body holds room for the bytes it has sent, not
+// for a buffer that doubles: two bodies held at 4 MiB and a byte leave
+// room for a call of 100 KB, at once.
+func TestRoomCountsBytes(t *testing.T) {
+	t.Parallel()
+	const holders, part = 2, 4<<20 + 1
+	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	read := make(chan struct{}, holders)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
+			r.Body = &readSignal{ReadCloser: r.Body, left: sent, read: read}
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer watched.Close()
+	for range holders {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
+		require.NoError(t, err)
+		defer func() { _ = conn.Close() }()
+		_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\nSent: %d\r\n\r\n%s", MaxBodySize, part, strings.Repeat(" ", part))
+		require.NoError(t, err)
+	}
+	for range holders {
+		receive(t, read, "a holder's part, read")
+	}
+	sid := s.session(t)
+	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"`+
+		strings.Repeat("x", 100_000)+`"}}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusOK, r.status, "a call of 100 KB beside %d bodies held at %d bytes: %.200s", holders, part, r.body)
 }
 
 // A readSignal sends on read once its reader has read left bytes, and asks
@@ -786,7 +818,7 @@ func (b *readSignal) Read(p []byte) (int, error) {
 func TestUnreadReply(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 100*time.Millisecond, failAfter
+		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(readChunk), 100*time.Millisecond, failAfter
 	})
 	answered := make(chan struct{}, 10)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
