@@ -19,7 +19,8 @@
 //   - Bounds on the bytes of bodies, counted as they arrive, so that
 //     bodies declared large and sent slowly do not keep small ones waiting;
 //     on the time a body may take; on the sessions and what each keeps of
-//     initialize.
+//     initialize; on the connections (Conns), so that those held without
+//     a request do not keep a new one waiting.
 package streamable
 
 import (
