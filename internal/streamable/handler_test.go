@@ -530,7 +530,7 @@ func TestDeclaredTooLarge(t *testing.T) {
 
 // tooLargeBody is a body past MaxBodySize by more than sockets hold, and
 // within what a refusal drains.
-const tooLargeBody = MaxBodySize + 1<<20
+const tooLargeBody = MaxDrain
 
 // TestTooLargeReadFirst: a client that sends a body past MaxBodySize whole
 // before it reads, declared or chunked, reads the 413 every time, not a
