@@ -11,7 +11,6 @@ require (
 	github.com/segmentio/encoding v0.5.4
 	github.com/stretchr/testify v1.12.1
 	golang.org/x/mod v0.42.0
-	golang.org/x/net v0.62.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/tools v0.52.0
 )

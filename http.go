@@ -10,14 +10,13 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/net/netutil"
 
 	"mcp-hello-tools/internal/protocol"
 	"mcp-hello-tools/internal/streamable"
 )
 
 const (
-	maxConnections = 256             // open at once; more wait, unaccepted, so file descriptors last
+	maxConnections = 256             // open at once, so file descriptors last (streamable.Conns)
 	shutdownGrace  = 5 * time.Second // how long shutdown waits for requests in flight
 )
 
@@ -77,8 +76,10 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		MaxHeaderBytes:               64 << 10,
 		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	conns := streamable.LimitConns(ln, maxConnections)
+	srv.ConnState = conns.ConnState
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(netutil.LimitListener(ln, maxConnections)) }()
+	go func() { served <- srv.Serve(conns) }()
 	select {
 	case err := <-served:
 		return err // Serve failed before anyone asked it to stop

@@ -543,3 +543,53 @@ func modernRequest(t *testing.T, body string) (string, map[string]string) {
 	require.NoError(t, err)
 	return string(data), headers
 }
+
+// TestHTTPConnectionsHeld: while connections that send no request hold
+// every one of maxConnections, three times over (kept alive and idle,
+// headers sent in part, nothing sent), a new client is answered at once,
+// not after the held ones time out in turn: the one that has waited
+// longest for its headers is closed to make room.
+func TestHTTPConnectionsHeld(t *testing.T) {
+	endpoint, _, _ := startHTTP(t)
+	host := strings.TrimSuffix(strings.TrimPrefix(endpoint, "http://"), streamable.Path)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			_ = c.Close()
+		}
+	}()
+	dial := func(text string) net.Conn {
+		c, err := net.Dial("tcp", host)
+		require.NoError(t, err)
+		conns = append(conns, c)
+		_, err = io.WriteString(c, text)
+		require.NoError(t, err)
+		return c
+	}
+	for range maxConnections { // answered, then kept alive
+		c := dial("GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+		require.NoError(t, c.SetReadDeadline(time.Now().Add(failAfter)))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		require.NoError(t, err)
+		require.NoError(t, resp.Body.Close())
+	}
+	for range maxConnections {
+		dial("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-")
+	}
+	for range maxConnections {
+		dial("")
+	}
+	client := &http.Client{Timeout: 4 * streamable.BodyTimeout, Transport: &http.Transport{DisableKeepAlives: true}} // a bound for a failure only
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(initializeBody))
+	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	start := time.Now()
+	resp, err := client.Do(req)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	elapsed := time.Since(start)
+	t.Logf("a call behind %d held connections: %d in %v", len(conns), resp.StatusCode, elapsed)
+	assert.Equal(t, http.StatusOK, resp.StatusCode)
+	assert.Less(t, elapsed, streamable.BodyTimeout, "a new client waited as long as connections held it")
+}

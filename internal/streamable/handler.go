@@ -19,7 +19,8 @@
 //   - Bounds on the bytes of bodies, counted as they arrive, so that
 //     bodies declared large and sent slowly do not keep small ones waiting;
 //     on the time a body may take; on the sessions and what each keeps of
-//     initialize.
+//     initialize; on the connections (Conns), so that those held without
+//     a request do not keep a new one waiting.
 package streamable
 
 import (
@@ -39,6 +40,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,7 +58,11 @@ const (
 	MaxInFlightSize = 16 << 20         // bytes of the bodies being read or served, past each one's SmallBodySize
 	BodyTimeout     = 5 * time.Second  // each: for a request's headers, its body, its reply; an idle connection
 	MaxSessions     = 64               // legacy sessions; a new one past that ends the one idle the longest
+	MaxDrain        = 2 * MaxBodySize  // bytes of a refused body read and dropped, so that its client reads the refusal
 	SessionTimeout  = 30 * time.Minute // ends a session idle this long
+	// A connection that has waited this long for a request's headers may be
+	// closed to make room for a new one (Conns).
+	ConnGrace = 250 * time.Millisecond
 	// A connection older closes after its next reply, so that one waiting
 	// to be accepted has its turn, however busy clients keep theirs.
 	MaxConnectionAge = 10 * time.Second
@@ -67,8 +73,11 @@ const (
 )
 
 // ConnContext is an http.Server's ConnContext: it notes when a connection
-// was accepted, for MaxConnectionAge.
-func ConnContext(ctx context.Context, _ net.Conn) context.Context {
+// was accepted, for MaxConnectionAge, and which it is, for Conns.
+func ConnContext(ctx context.Context, nc net.Conn) context.Context {
+	if c, ok := nc.(*conn); ok {
+		ctx = context.WithValue(ctx, connKey{}, c)
+	}
 	return context.WithValue(ctx, acceptedKey{}, time.Now())
 }
 
@@ -112,6 +121,7 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 
 // ServeHTTP implements http.Handler.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	serving(r)
 	// A body that never comes must not hold the connection: net/http reads
 	// what a handler leaves of it, and would wait for ever. Nor may a reply
 	// its client does not read.
@@ -177,7 +187,7 @@ func IsLoopback(host string) bool {
 // post serves a POSTed message.
 func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	if r.ContentLength > MaxBodySize {
-		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout) // as the body's read deadline
@@ -187,10 +197,12 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	var maxBytes *http.MaxBytesError
 	switch {
 	case errors.Is(err, errBusy):
-		h.refuseBusy(w, r)
+		w.Header().Set("Retry-After", "1")
+		h.refuse(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
+			"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
 		return
 	case errors.As(err, &maxBytes):
-		writeError(w, http.StatusRequestEntityTooLarge, jsonrpc.ID{}, tooLarge)
+		h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
 		return
 	case errors.Is(err, os.ErrDeadlineExceeded):
 		writeError(w, http.StatusRequestTimeout, jsonrpc.ID{}, invalid("the body did not arrive within %v", h.bodyTimeout))
@@ -216,38 +228,53 @@ func (h *Handler) post(w *replyDeadline, r *http.Request) {
 	}
 }
 
-// read reads a body into a buffer that doubles as it fills. The first
-// SmallBodySize bytes of the buffer are the body's own: a connection reads
-// one body at a time, so these are bounded by the connections. Room for
-// more is taken from inFlight as the buffer grows, and kept until the body
-// is answered. A body that finds none waits for it until ctx is done, if
-// no other body waits; else it gets errBusy at once, its room given back.
-// Bodies that waited together would each hold room that the others need to
-// finish; one alone is given room as others are refused (inFlight serves
-// its waiter first).
+// read reads a body in chunks. The first, of SmallBodySize bytes, is the
+// body's own: a connection reads one body at a time, so these are bounded
+// by the connections. Room for each next chunk, of readChunk bytes, is
+// taken from inFlight as the one before fills, so that a body holds room
+// for the bytes it has sent, and at most readChunk more (a buffer that
+// doubled held 8 MiB for a body of 4 MiB and a byte); the room is kept
+// until the body is answered. A body that finds none waits for it until
+// ctx is done, if no other body waits; else it gets errBusy at once, its
+// room given back. Bodies that waited together would each hold room that
+// the others need to finish; one alone is given room as others are
+// refused (inFlight serves its waiter first).
 func (h *Handler) read(ctx context.Context, body io.Reader) (data []byte, room int64, err error) {
-	data = make([]byte, 0, 512)
+	var full [][]byte
+	size := 0
+	chunk := make([]byte, 0, SmallBodySize)
 	for {
-		if len(data) == cap(data) {
-			size := min(2*cap(data), MaxBodySize+1) // one byte past the limit, for MaxBytesReader to say so
-			if more := int64(max(size, SmallBodySize) - max(cap(data), SmallBodySize)); more > 0 {
-				if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
-					h.inFlight.Release(room)
-					return nil, 0, errBusy
-				}
-				room += more
+		if len(chunk) == cap(chunk) {
+			full = append(full, chunk)
+			more := int64(min(readChunk, MaxBodySize+1-size)) // one byte past the limit, for MaxBytesReader to say so
+			if !h.inFlight.TryAcquire(more) && !h.wait(ctx, more) {
+				h.inFlight.Release(room)
+				return nil, 0, errBusy
 			}
-			data = append(make([]byte, 0, size), data...)
+			room += more
+			chunk = make([]byte, 0, more)
 		}
-		n, err := body.Read(data[len(data):cap(data)])
-		data = data[:len(data)+n]
+		n, err := body.Read(chunk[len(chunk):cap(chunk)])
+		chunk, size = chunk[:len(chunk)+n], size+n
 		if err == io.EOF {
+			if full == nil {
+				return chunk, room, nil
+			}
+			// Whole, the body is held twice for as long as the copy takes.
+			data = make([]byte, 0, size)
+			for _, c := range append(full, chunk) {
+				data = append(data, c...)
+			}
 			return data, room, nil
 		} else if err != nil {
 			return nil, room, err
 		}
 	}
 }
+
+// readChunk is the room, in bytes, that a body takes at a time past its
+// first SmallBodySize.
+const readChunk = 64 << 10
 
 var errBusy = errors.New("no room for the body")
 
@@ -261,22 +288,21 @@ func (h *Handler) wait(ctx context.Context, room int64) bool {
 	return h.inFlight.Acquire(ctx, room) == nil
 }
 
-// refuseBusy answers a POST whose body is still coming 503, then reads and
-// drops the body for up to bodyTimeout more, and closes the connection: a
-// connection closed with bytes unread is reset, and the reset can destroy
-// the answer before its client reads it.
-func (h *Handler) refuseBusy(w http.ResponseWriter, r *http.Request) {
+// refuse answers a POST whose body is still coming, then reads and drops
+// what is left of the body, at most MaxDrain bytes for up to bodyTimeout
+// more, and closes the connection: a connection closed with bytes unread
+// is reset, and the reset can destroy the answer before its client reads
+// it (Node's fetch, which sends the whole body before it reads, saw EPIPE
+// in place of a 413, one run in three).
+func (h *Handler) refuse(w http.ResponseWriter, r *http.Request, status int, e *jsonrpc.Error) {
 	rc := http.NewResponseController(w)
-	_ = rc.EnableFullDuplex() // else net/http closes the body once the answer starts
-	// Full duplex, net/http would keep the connection, and read what is
-	// left of a body cut short as the next request.
+	// A connection to close is one whose body net/http leaves to the
+	// handler, and whose rest is never read as the next request.
 	w.Header().Set("Connection", "close")
-	w.Header().Set("Retry-After", "1")
-	writeError(w, http.StatusServiceUnavailable, jsonrpc.ID{}, protocol.Errorf(jsonrpc.CodeInternalError,
-		"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
+	writeError(w, status, jsonrpc.ID{}, e)
 	_ = rc.Flush()
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout))
-	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxBodySize))
+	_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, MaxDrain))
 }
 
 var tooLarge = invalid("message too large: a request body may hold at most %d bytes", MaxBodySize)
@@ -300,6 +326,10 @@ func (h *Handler) request(w http.ResponseWriter, r *http.Request, req *jsonrpc.R
 	case errors.As(err, &e):
 		writeError(w, http.StatusBadRequest, req.ID, e)
 	case modern:
+		// A 2026-07-28 request has no session (MCP 2026-07-28, Streamable
+		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): with it,
+		// it would share the ids of the 2025 session it names.
+		r.Header.Del("Mcp-Session-Id")
 		h.serve(h.modern, w, r, req.ID)
 	case errors.As(protocol.Handshake(req.Method, session != ""), &e): // a session is initialized once, first
 		writeError(w, http.StatusBadRequest, req.ID, e)
@@ -337,8 +367,8 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			h.calls[key] = held
 		}
 		h.mu.Unlock()
-		if inUse { // as on stdio: a cancellation would not say which of the two it means
-			writeError(w, http.StatusOK, id, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
+		if inUse { // as on stdio, under null: its own id would be read as the reply to the request in flight
+			writeError(w, http.StatusOK, jsonrpc.ID{}, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
 			return true
 		}
 		defer func() {
@@ -354,7 +384,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", protocol.Cut(strings.TrimSpace(string(held.body)), protocol.MaxQuote))
+	e := invalid("%s", inert(strings.TrimSpace(string(held.body))))
 	switch {
 	case held.status == 0 && held.cancelled.Load():
 		held.status = http.StatusOK // as any other response, which legacy clients read
@@ -362,7 +392,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = protocol.Cut(e.Message, protocol.MaxQuote)
+		e.Message = inert(e.Message)
 	case held.status == http.StatusNotFound || held.status == 0:
 		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
@@ -372,6 +402,22 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	writeError(w, held.status, id, e)
 	return true
+}
+
+// inert returns s, a message of go-sdk's that may quote a client's header
+// whole, cut to protocol.MaxQuote bytes, with its control characters (C0,
+// DEL, C1: ESC and U+009B start terminal commands) written as Go quotes
+// them, \x1b and \u009b, so that a log or a terminal shows them as text.
+func inert(s string) string {
+	var b strings.Builder
+	for _, r := range protocol.Cut(s, protocol.MaxQuote) {
+		if unicode.IsControl(r) {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		} else {
+			b.WriteRune(r)
+		}
+	}
+	return protocol.Cut(b.String(), protocol.MaxQuote)
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for

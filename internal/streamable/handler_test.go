@@ -11,6 +11,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -113,6 +115,24 @@ type response struct {
 	message string
 }
 
+// client is the tests' HTTP client: an answer that never ends, such as an
+// event stream opened where a refusal was due, fails its test.
+var client = &http.Client{Timeout: 2 * failAfter}
+
+// receive returns what ch sends, or fails t if nothing comes within
+// failAfter.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(failAfter):
+		t.Fatalf("%s: nothing came within %v", what, failAfter)
+	}
+	var zero T
+	return zero
+}
+
 // do sends a request with the headers of a Streamable HTTP client, plus
 // header (pairs of name and value; "Host" sets the request's host).
 func do(t *testing.T, method, url, body string, header ...string) response {
@@ -127,11 +147,11 @@ func do(t *testing.T, method, url, body string, header ...string) response {
 		}
 		req.Header.Set(header[i], header[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	require.NoError(t, err)
 	defer func() { _ = resp.Body.Close() }()
 	data, err := io.ReadAll(resp.Body)
-	require.NoError(t, err)
+	require.NoError(t, err, "%s %s: the body", method, url)
 	r := response{status: resp.StatusCode, header: resp.Header, body: string(data)}
 	if len(data) > 0 {
 		var m struct {
@@ -254,6 +274,8 @@ func TestLimitsPage(t *testing.T) {
 		fmt.Sprintf("quote at most %d bytes of what the client sent", protocol.MaxQuote),
 		fmt.Sprintf("past the first %d KiB of each (`SmallBodySize`)", SmallBodySize>>10),
 		fmt.Sprintf("`Keep-Alive: timeout=%d`", idleHint/time.Second),
+		fmt.Sprintf("once it has waited %v s (`ConnGrace`", ConnGrace.Seconds()),
+		fmt.Sprintf("up to %d MiB more of it (`MaxDrain`)", MaxDrain>>20),
 	} {
 		assert.Contains(t, string(page), want)
 	}
@@ -331,7 +353,7 @@ func TestCancelledRequest(t *testing.T) {
 		}
 		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":`+id+`}}`, "Mcp-Session-Id", sid)
 		assert.Equal(t, http.StatusAccepted, r.status, r.body)
-		r = <-done
+		r = receive(t, done, "the cancelled call's answer")
 		assert.Equal(t, http.StatusOK, r.status, "id %s: %s", id, r.body)
 		assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, "id %s: %s", id, r.body)
 		assert.Contains(t, r.message, "request cancelled", "id %s", id)
@@ -360,6 +382,7 @@ func TestIDInUse(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), r.code, r.body)
 	assert.Contains(t, r.message, "id 7 is in use by a request in flight")
+	assert.JSONEq(t, "null", string(r.id), "under its own id, the refusal would be read as the first call's reply: %s", r.body)
 	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
 	assert.Equal(t, http.StatusAccepted, r.status, r.body)
 	select {
@@ -421,7 +444,7 @@ func TestRequestRacingDelete(t *testing.T) {
 	}
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
 	close(resume)
-	r := <-done
+	r := receive(t, done, "the answer to the request that raced the DELETE")
 	assert.Equal(t, http.StatusNotFound, r.status, "the answer: %q", r.body)
 	assert.JSONEq(t, "2", string(r.id), r.body)
 	assert.Contains(t, r.message, "session not found: it has ended", r.body)
@@ -493,9 +516,85 @@ func TestBodyNeverComes(t *testing.T) {
 func TestDeclaredTooLarge(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout = failAfter * 2 })
-	reply := rawRequest(t, s.host, fmt.Sprintf("POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
-		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", MaxBodySize+1))
-	assert.Contains(t, reply, "HTTP/1.1 413")
+	conn, err := net.Dial("tcp", s.host)
+	require.NoError(t, err)
+	defer func() { _ = conn.Close() }()
+	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+		"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\n\r\n{", MaxBodySize+1)
+	require.NoError(t, err)
+	require.NoError(t, conn.SetReadDeadline(time.Now().Add(failAfter)))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err, "no answer before the body")
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+}
+
+// tooLargeBody is a body past MaxBodySize by more than sockets hold, and
+// within what a refusal drains.
+const tooLargeBody = MaxDrain
+
+// TestTooLargeReadFirst: a client that sends a body past MaxBodySize whole
+// before it reads, declared or chunked, reads the 413 every time, not a
+// reset: the server reads what is left of the body before it closes.
+func TestTooLargeReadFirst(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	body := strings.Repeat(" ", tooLargeBody)
+	for _, framing := range []string{fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(body), body),
+		fmt.Sprintf("Transfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(body), body)} {
+		for i := range 20 {
+			conn, err := net.Dial("tcp", s.host)
+			require.NoError(t, err)
+			require.NoError(t, conn.SetDeadline(time.Now().Add(failAfter)))
+			_, err = io.WriteString(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+				"Accept: application/json, text/event-stream\r\n"+framing)
+			require.NoError(t, err, "run %d, %.17s: sending the body", i, framing)
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			require.NoError(t, err, "run %d, %.17s: the 413 was lost", i, framing)
+			assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode, "run %d, %.17s", i, framing)
+			_ = conn.Close()
+		}
+	}
+}
+
+// TestTooLargeNodeFetch: Node's fetch, which sends a body whole before it
+// reads the answer, reads the 413 to a body past MaxBodySize every time,
+// declared or streamed.
+func TestTooLargeNodeFetch(t *testing.T) {
+	t.Parallel()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("no node on PATH")
+	}
+	s := start(t, nil)
+	script := filepath.Join(t.TempDir(), "fetch.mjs")
+	require.NoError(t, os.WriteFile(script, []byte(`
+const [url, runs, size] = process.argv.slice(2);
+const headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"};
+const statuses = [];
+for (let i = 0; i < Number(runs); i++) {
+  const whole = " ".repeat(Number(size));
+  const streamed = new ReadableStream({start(c) { c.enqueue(new TextEncoder().encode(whole)); c.close(); }});
+  for (const body of [whole, streamed]) {
+    try {
+      const r = await fetch(url, {method: "POST", headers, body, duplex: "half"});
+      await r.text();
+      statuses.push(String(r.status));
+    } catch (e) {
+      statuses.push(String(e.cause?.code ?? e));
+    }
+  }
+}
+console.log(statuses.join(" "));
+`), 0o600))
+	ctx, cancel := context.WithTimeout(context.Background(), 6*failAfter)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, node, script, s.url, "20", strconv.Itoa(tooLargeBody)).Output()
+	require.NoError(t, err, "node: %s", out)
+	statuses := strings.Fields(string(out))
+	assert.Len(t, statuses, 40, "%s", out)
+	for i, status := range statuses {
+		assert.Equal(t, "413", status, "run %d, body %s", i/2, []string{"declared", "streamed"}[i%2])
+	}
 }
 
 // TestInFlightBound: a body takes room past its first SmallBodySize as it
@@ -505,10 +604,10 @@ func TestDeclaredTooLarge(t *testing.T) {
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 200*time.Millisecond
 	})
 	sid := s.session(t)
-	// Past SmallBodySize, under twice it: its buffer doubles once, and takes all the room.
+	// Past SmallBodySize: its next chunk takes all the room.
 	large := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"` + strings.Repeat("x", SmallBodySize) + `"}}}`
 	done := make(chan response, 1)
 	go func() { done <- do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid) }()
@@ -521,7 +620,7 @@ func TestInFlightBound(t *testing.T) {
 	busyWhileSending(t, s.host)
 	halfSentRefused(t, s.host)
 	close(s.unhold)
-	assert.Equal(t, http.StatusOK, (<-done).status)
+	assert.Equal(t, http.StatusOK, receive(t, done, "the large call's answer").status)
 	assert.Equal(t, http.StatusOK, do(t, http.MethodPost, s.url, large, "Mcp-Session-Id", sid).status, "room is made once the first is answered")
 }
 
@@ -531,7 +630,7 @@ func TestInFlightBound(t *testing.T) {
 func TestOneWaitsForRoom(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 2*failAfter
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 2*failAfter
 	})
 	sid := s.session(t)
 	large := func(id int, tool string) string { // past SmallBodySize: all the room
@@ -548,10 +647,10 @@ func TestOneWaitsForRoom(t *testing.T) {
 	for id := range 2 {
 		go func() { answers <- do(t, http.MethodPost, s.url, large(3+id, "echo"), "Mcp-Session-Id", sid) }()
 	}
-	r := <-answers // before its deadline: the other waits
+	r := receive(t, answers, "the refusal") // before its deadline: the other waits
 	assert.Equal(t, http.StatusServiceUnavailable, r.status, "the body that came second: %s", r.body)
 	close(s.unhold)
-	r = <-answers
+	r = receive(t, answers, "the answer to the body that waited")
 	assert.Equal(t, http.StatusOK, r.status, "the body that waited: %s", r.body)
 }
 
@@ -602,9 +701,9 @@ func halfSentRefused(t *testing.T, host string) {
 // holders still hold.
 func TestSmallBesideHolders(t *testing.T) {
 	t.Parallel()
-	// Four holders send a part each; its buffer doubles to 4 MiB, and takes
-	// 4 MiB - SmallBodySize of room: all of it but 4 × SmallBodySize.
-	const holders, part = 8, 2 << 20
+	// Four holders send a part each, and take 4 MiB of room: 4 MiB -
+	// SmallBodySize, in chunks of readChunk. Together, all of it.
+	const holders, part = 8, 4 << 20
 	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -646,7 +745,7 @@ func TestSmallBesideHolders(t *testing.T) {
 			t.Fatalf("%d of %d holders read: the others wait", i, holders)
 		}
 	}
-	require.False(t, s.inFlight.TryAcquire(4*SmallBodySize+1), "the holders hold all the room")
+	require.False(t, s.inFlight.TryAcquire(1), "the holders hold all the room")
 	sid := s.session(t)
 	slowest := time.Duration(0)
 	for i := range 20 {
@@ -662,6 +761,38 @@ func TestSmallBesideHolders(t *testing.T) {
 		_, err := c.Read(make([]byte, 1))
 		assert.ErrorIs(t, err, os.ErrDeadlineExceeded, "holder %d was answered: it holds no longer", i)
 	}
+}
+
+// TestRoomCountsBytes: a body holds room for the bytes it has sent, not
+// for a buffer that doubles: two bodies held at 4 MiB and a byte leave
+// room for a call of 100 KB, at once.
+func TestRoomCountsBytes(t *testing.T) {
+	t.Parallel()
+	const holders, part = 2, 4<<20 + 1
+	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	read := make(chan struct{}, holders)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
+			r.Body = &readSignal{ReadCloser: r.Body, left: sent, read: read}
+		}
+		s.ServeHTTP(w, r)
+	}))
+	defer watched.Close()
+	for range holders {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
+		require.NoError(t, err)
+		defer func() { _ = conn.Close() }()
+		_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+			"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\nSent: %d\r\n\r\n%s", MaxBodySize, part, strings.Repeat(" ", part))
+		require.NoError(t, err)
+	}
+	for range holders {
+		receive(t, read, "a holder's part, read")
+	}
+	sid := s.session(t)
+	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"`+
+		strings.Repeat("x", 100_000)+`"}}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusOK, r.status, "a call of 100 KB beside %d bodies held at %d bytes: %.200s", holders, part, r.body)
 }
 
 // A readSignal sends on read once its reader has read left bytes, and asks
@@ -687,7 +818,7 @@ func (b *readSignal) Read(p []byte) (int, error) {
 func TestUnreadReply(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(SmallBodySize), 100*time.Millisecond, failAfter
+		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(readChunk), 100*time.Millisecond, failAfter
 	})
 	answered := make(chan struct{}, 10)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -746,11 +877,11 @@ func TestEventStreamDeadline(t *testing.T) {
 	require.NoError(t, err)
 	req.Header.Set("Accept", "text/event-stream")
 	req.Header.Set("Mcp-Session-Id", s.session(t))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	require.NoError(t, err)
 	defer func() { _ = resp.Body.Close() }()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
-	assert.Equal(t, time.Time{}, <-deadlines, "the event stream's write deadline")
+	assert.Equal(t, time.Time{}, receive(t, deadlines, "the event stream's write deadline"), "the event stream's write deadline")
 }
 
 // watchDeadlines passes on the write deadlines a handler sets, and sends
@@ -779,5 +910,64 @@ func TestConnectionAge(t *testing.T) {
 	for age, replies := range map[time.Duration]int{0: 1, failAfter: 3} {
 		s := start(t, func(h *Handler) { h.maxAge = age })
 		assert.Equal(t, replies, strings.Count(rawRequest(t, s.host, gets), "HTTP/1.1 404"), "age %v", age)
+	}
+}
+
+// TestModernIgnoresSession: a 2026-07-28 request that carries a 2025
+// session's Mcp-Session-Id is served as any other 2026-07-28 request (MCP
+// 2026-07-28 has servers ignore the header): it shares neither the
+// session's ids in flight nor its cancellations, and gets no session.
+func TestModernIgnoresSession(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	legacy := make(chan response, 1)
+	go func() {
+		legacy <- do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`, "Mcp-Session-Id", sid)
+	}()
+	receive(t, s.held, "the 2025 call's start")
+	modern := func(id int, tool string) string {
+		return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{"message":"modern"},`+modernMeta+`}}`, id, tool)
+	}
+	headers := func(tool string) []string {
+		return []string{"Mcp-Session-Id", sid, "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tool}
+	}
+	r := do(t, http.MethodPost, s.url, modern(7, "echo"), headers("echo")...)
+	assert.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Contains(t, string(r.result), "modern", "the id in use by the 2025 call: %s", r.body)
+	assert.Empty(t, r.header.Get("Mcp-Session-Id"), "a 2026-07-28 answer names no session")
+
+	held := make(chan response, 1)
+	go func() { held <- do(t, http.MethodPost, s.url, modern(8, "hold"), headers("hold")...) }()
+	receive(t, s.held, "the 2026-07-28 call's start")
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	close(s.unhold)
+	r = receive(t, held, "the 2026-07-28 call's answer")
+	assert.Contains(t, string(r.result), "modern", "the session's cancellation of id 8: %s", r.body)
+
+	do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
+	assert.Contains(t, receive(t, legacy, "the 2025 call's answer").message, "request cancelled")
+}
+
+// TestHeaderQuotedInert: go-sdk's header mismatch quotes the header and
+// the body's value; ESC and U+009B in them go back as text (\x1b,
+// \u009b), not as the start of a terminal's command.
+func TestHeaderQuotedInert(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	call := func(name string) string {
+		return `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":` + name + `,"arguments":{},` + modernMeta + `}}`
+	}
+	tests := []struct{ name, header, want string }{
+		{`"\u001b[2Jx"`, "echo", `\x1b[2Jx`}, // net/http refuses ESC in a header
+		{`"echo"`, "\u009b31mx", `\u009b31mx`},
+	}
+	for _, tt := range tests {
+		r := do(t, http.MethodPost, s.url, call(tt.name), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tt.header)
+		assert.Equal(t, int64(mcp.CodeHeaderMismatch), r.code, "name %s, Mcp-Name %q: %s", tt.name, tt.header, r.body)
+		assert.Contains(t, r.message, tt.want, "name %s, Mcp-Name %q: quoted as text", tt.name, tt.header)
+		assert.NotContains(t, r.message, "\x1b", "name %s, Mcp-Name %q: ESC", tt.name, tt.header)
+		assert.NotContains(t, r.message, "\u009b", "name %s, Mcp-Name %q: U+009B", tt.name, tt.header)
 	}
 }

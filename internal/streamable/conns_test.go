@@ -1,0 +1,62 @@
+package streamable
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pipes is a listener whose Accept returns the server's end of a new
+// net.Pipe each time, and sends the client's end on clients.
+type pipes struct {
+	net.Listener
+	clients chan net.Conn
+}
+
+func (p pipes) Accept() (net.Conn, error) {
+	server, client := net.Pipe()
+	p.clients <- client
+	return server, nil
+}
+
+// TestConnsMakeRoom: past max, Accept closes the connection that has
+// waited longest for a request's headers, never one being served.
+func TestConnsMakeRoom(t *testing.T) {
+	t.Parallel()
+	ln := pipes{clients: make(chan net.Conn, 10)}
+	conns := LimitConns(ln, 3)
+	conns.grace = 0
+	accept := func() (*conn, net.Conn) {
+		c, err := conns.Accept()
+		require.NoError(t, err)
+		client := <-ln.clients
+		require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter))) // for a failure only
+		return c.(*conn), client
+	}
+	served, servedClient := accept()
+	idle, idleClient := accept()
+	_, freshClient := accept()
+	conns.ConnState(idle, http.StateIdle) // answered: it waits for headers since now, after served and fresh
+	conns.mu.Lock()
+	served.serving = true
+	conns.mu.Unlock()
+
+	_, _ = accept() // fresh has waited longest, and is closed
+	_, err := freshClient.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the connection that waited longest")
+	_, _ = accept() // then idle
+	_, err = idleClient.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the connection idle the longest")
+
+	conns.mu.Lock()
+	defer conns.mu.Unlock()
+	_, open := conns.open[served]
+	assert.True(t, open, "the connection being served is open")
+	assert.Len(t, conns.open, 3)
+	_ = servedClient.Close()
+}
