@@ -96,9 +96,10 @@ func TestPeerFloodsNotifications(t *testing.T) {
 	p.checkPeakRSS(t, 64<<20, "after 300,000 notifications")
 }
 
-// TestPeerSendsInvalidUTF8: an id holding invalid UTF-8 comes back valid,
-// U+FFFD in its place, in an error reply as in a result: stdout carries
-// only lines a strict client can decode.
+// TestPeerSendsInvalidUTF8: an id holding invalid UTF-8 is refused under
+// "id": null, never answered under another id, and the refusal quotes it
+// with U+FFFD in place of the bytes: stdout carries only lines a strict
+// client can decode.
 func TestPeerSendsInvalidUTF8(t *testing.T) {
 	p := start(t, serverCommand(t))
 	p.send(t, "{\"jsonrpc\":\"2.0\",\"id\":\"a\xffb\"}", "{\"jsonrpc\":\"2.0\",\"id\":\"c\xffd\",\"method\":\"ping\"}")
