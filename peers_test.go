@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -256,4 +258,53 @@ func TestPeerReusesIDs(t *testing.T) {
 	}
 	p.closeInput(t)
 	assert.Equal(t, 0, p.wait(t, failAfter))
+}
+
+// TestPeerReadsSlowlyAfterEnd: a client that sends three echoes of 100,000
+// characters, ends its input, and reads at a steady 8 KiB/s, as a slow
+// pipe might, gets every reply whole, though each takes some 12 s to read,
+// more than twice the grace period: the grace period measures a client
+// that has stopped reading, not a reply that takes long to read.
+func TestPeerReadsSlowlyAfterEnd(t *testing.T) {
+	slow(t)
+	p := start(t, serverCommand(t))
+	p.send(t, wireInit, wireInitialized)
+	message := strings.Repeat("z", 100_000)
+	for id := range 3 {
+		p.send(t, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":%q}}}`, 10+id, message))
+	}
+	p.closeInput(t)
+
+	// Read p.out itself, 1 KiB every 125 ms: p.stdout would read ahead.
+	require.NoError(t, p.out.SetReadDeadline(time.Now().Add(2*time.Minute))) // for a failure only
+	var got []byte
+	tick := time.NewTicker(125 * time.Millisecond)
+	defer tick.Stop()
+	buf := make([]byte, 1024)
+	for {
+		<-tick.C
+		n, err := p.out.Read(buf)
+		got = append(got, buf[:n]...)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err, "reading the replies slowly")
+	}
+	assert.Equal(t, 0, p.wait(t, 5*time.Second))
+	lines := strings.Split(strings.TrimSuffix(string(got), "\n"), "\n")
+	// Not require.Len, which would print 300 KB of replies.
+	require.Equal(t, 4, len(lines), "replies: initialize's and three echoes'")
+	whole := map[int]bool{} // by id: the replies come in the order they are ready
+	for _, line := range lines[1:] {
+		var r struct {
+			ID     int `json:"id"`
+			Result struct {
+				Content []struct{ Text string }
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(line), &r), "a reply: %.80q", line)
+		whole[r.ID] = len(r.Result.Content) == 1 && r.Result.Content[0].Text == message
+	}
+	assert.Equal(t, map[int]bool{10: true, 11: true, 12: true}, whole, "each echo's reply, whole")
+	assert.NotContains(t, p.stderr.String(), "abandoned")
 }
