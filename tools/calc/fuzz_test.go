@@ -77,7 +77,9 @@ func checkValue(t *testing.T, input string, v *Value) {
 			got, ok := new(big.Rat).SetString(s)
 			require.True(t, ok, "Evaluate(%q).String() = %q, not a number", input, s)
 			require.Zero(t, want.Cmp(got), "Evaluate(%q).String() = %q, exact, but the value is %v", input, s, want)
-			digits := strings.TrimLeft(strings.ReplaceAll(strings.TrimLeft(mantissa(s), "-"), ".", ""), "0")
+			// Significant digits: an integer's trailing zeros place the
+			// point, as leading zeros do (10^100 + 110 has 100).
+			digits := strings.Trim(strings.ReplaceAll(strings.TrimLeft(mantissa(s), "-"), ".", ""), "0")
 			require.LessOrEqual(t, len(digits), MaxDigits, "Evaluate(%q).String() = %q", input, s)
 			return
 		}
