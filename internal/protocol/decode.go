@@ -167,6 +167,15 @@ func idOf(raw json.RawMessage) jsonrpc.ID {
 	return made
 }
 
+// CancelledID returns the id of the request a notifications/cancelled
+// names: the member of its params named "requestId" exactly, if it is an id
+// Decode takes; else the zero ID, which names no request. (encoding/json,
+// decoding into a struct, takes "RequestId" for it too, and jsonrpc.MakeID
+// makes 7 of 7.5: either would cancel a request the client did not name.)
+func CancelledID(params json.RawMessage) jsonrpc.ID {
+	return idOf(members(params)["requestId"])
+}
+
 // members returns the members of the object in data by name, or nil if
 // data is not one: encoding/json reads a message refused before it is
 // decoded, with no more than a scan of the rest, up to 10,000 levels deep

@@ -138,12 +138,14 @@ func (c *conn) find(id jsonrpc.ID) *call {
 // cancellation, under the id go-sdk knows, to its session; it ignores any
 // other.
 func (c *conn) cancel(params json.RawMessage) {
-	var p struct {
-		RequestID any `json:"requestId"`
-		Reason    any `json:"reason"`
+	key := protocol.CancelledID(params) // a bad one names no request
+	if !key.IsValid() {
+		return
 	}
-	_ = json.Unmarshal(params, &p) // a bad one names no request
-	key, _ := jsonrpc.MakeID(p.RequestID)
+	var p struct {
+		Reason any `json:"reason"` // for the log alone
+	}
+	_ = json.Unmarshal(params, &p)
 	c.mu.Lock()
 	var cancelled *jsonrpc.Request
 	var s *session

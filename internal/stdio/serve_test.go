@@ -488,6 +488,25 @@ func TestCancel(t *testing.T) {
 	assert.Empty(t, c.out.lines, "no more replies")
 }
 
+// TestCancelNamesExactly: a cancellation names a request by the member
+// "requestId", spelled so, holding the id as sent: "RequestId", or 7.5
+// for 7, names none, though encoding/json and jsonrpc.MakeID would read
+// each as 7.
+func TestCancelNamesExactly(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	c.send(callLine(7, "hold", `{"message":"seven"}`))
+	c.heldNow()
+	for _, params := range []string{`{"RequestId":7}`, `{"requestid":7}`, `{"requestId":7.5}`, `{"requestId":"7"}`} {
+		c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":` + params + `}`)
+	}
+	close(c.unhold)
+	r := c.recv()
+	assert.Equal(t, "7", string(r.ID))
+	assert.Contains(t, string(r.Result), "released seven", "the request was not cancelled")
+}
+
 // TestStaleCancel sends, many times over, a request, a cancellation racing
 // its reply, and a request that reuses its id: the last is always answered.
 // (go-sdk looks a cancellation up on a goroutine of its own, some time

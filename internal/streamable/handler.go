@@ -507,9 +507,10 @@ func writeError(w http.ResponseWriter, status int, id jsonrpc.ID, e *jsonrpc.Err
 // cancel marks the request that a notifications/cancelled names, if it is
 // being served, so that serve drops its reply, and reports whether it is.
 func (h *Handler) cancel(session string, params json.RawMessage) bool {
-	var p mcp.CancelledParams
-	_ = json.Unmarshal(params, &p) // Check has checked its shape
-	id, _ := jsonrpc.MakeID(p.RequestID)
+	id := protocol.CancelledID(params)
+	if !id.IsValid() {
+		return false // it names no request
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	held := h.calls[call{session, id}]

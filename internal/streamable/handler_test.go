@@ -415,6 +415,43 @@ func TestCancelOfNoRequest(t *testing.T) {
 	}
 }
 
+// TestCancelNamesExactly: a cancellation names a request by the member
+// "requestId", spelled so, holding the id as sent: "RequestId", or 7.5
+// for 7, names none, and is not passed on to go-sdk, which would read each
+// as 7.
+func TestCancelNamesExactly(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
+	done := make(chan response, 1)
+	go func() { done <- do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid) }()
+	select {
+	case <-s.held:
+	case <-time.After(failAfter):
+		t.Fatal("the call did not start")
+	}
+	for _, params := range []string{`{"RequestId":7}`, `{"requestid":7}`, `{"requestId":7.5}`, `{"requestId":"7"}`} {
+		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":`+params+`}`, "Mcp-Session-Id", sid)
+		assert.Equal(t, http.StatusAccepted, r.status, "%s: %s", params, r.body)
+	}
+	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	select {
+	case note := <-s.notes: // go-sdk handles notifications in order
+		assert.Equal(t, "notifications/initialized", note, "the first notification go-sdk received")
+	case <-time.After(failAfter):
+		t.Fatal("go-sdk received no notification")
+	}
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	select {
+	case <-done: // cancelled now, by its id
+	case <-time.After(failAfter):
+		t.Fatal("the call was not cancelled by its id")
+	}
+}
+
 // TestRequestRacingDelete: a request whose session is deleted while go-sdk
 // serves it is answered as any request of a session that has ended, not
 // with the empty 200 go-sdk leaves. Here go-sdk finds the session, then
