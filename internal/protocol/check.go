@@ -155,7 +155,7 @@ func unsupported(version string) error {
 	if slices.Contains(served, version) {
 		e.Message += "; " + version + " is served after an initialize handshake"
 	}
-	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: Cut(version, MaxQuote)})
+	e.Data, _ = json.Marshal(mcp.UnsupportedProtocolVersionData{Supported: served, Requested: Inert(version)})
 	return e
 }
 

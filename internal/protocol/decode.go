@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -231,6 +232,24 @@ var kinds = map[byte]string{'{': "an object", '[': "an array", '"': "a string", 
 // error message taken from go-sdk or a handler, which may quote what a
 // client sent whole: a client may send megabytes of any of them.
 const MaxQuote = 200
+
+// Inert returns s cut to MaxQuote bytes, with each character a terminal
+// would act on rather than show written as Go quotes it: C0, DEL and C1
+// controls (ESC and U+009B start terminal commands) as \x1b and \u009b,
+// formatting characters such as the bidirectional override U+202E as
+// \u202e, and the line and paragraph separators. A message of go-sdk's may
+// quote a client's header whole; a log or a terminal shows it as text.
+func Inert(s string) string {
+	var b strings.Builder
+	for _, r := range Cut(s, MaxQuote) {
+		if unicode.IsGraphic(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
+		}
+	}
+	return Cut(b.String(), MaxQuote)
+}
 
 // Cut returns s cut to n bytes, without a broken character, and "…": a
 // reply quotes at most a little of what a client sent.

@@ -241,6 +241,22 @@ func TestCheck(t *testing.T) {
 
 // TestKeptOfInitialize: a session keeps the version, the capabilities of
 // the specification and the client's name, not the rest.
+// TestInert: what a client sent, quoted back, shows as text: controls,
+// C1 and bidirectional overrides escaped, spaces of every kind kept; and
+// -32022's data says the version requested so too.
+func TestInert(t *testing.T) {
+	assert.Equal(t, `a\x1b[2J\u009b31m\u202eb\u2028 `+"\u00a0c", Inert("a\x1b[2J\u009b31m\u202eb\u2028 \u00a0c"))
+	assert.Equal(t, "a b\u00a0c", Inert("a b\u00a0c"), "spaces are graphic")
+	assert.LessOrEqual(t, len(Inert(strings.Repeat("\x1b", 1000))), MaxQuote+len("…"))
+
+	var e *jsonrpc.Error
+	require.ErrorAs(t, unsupported("\u202e\u009b2J"), &e)
+	var data mcp.UnsupportedProtocolVersionData
+	require.NoError(t, json.Unmarshal(e.Data, &data))
+	assert.Equal(t, `\u202e\u009b2J`, data.Requested)
+	assert.Contains(t, e.Message, `\u202e\u009b2J`)
+}
+
 func TestKeptOfInitialize(t *testing.T) {
 	params := `{"protocolVersion":"2025-11-25","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
 		`"experimental":{"big":"` + strings.Repeat("x", 1<<20) + `"}},"clientInfo":{"name":"` + strings.Repeat("n", 1000) + `","version":"1","icons":[{"src":"a"}]}}`

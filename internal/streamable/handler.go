@@ -40,7 +40,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unicode"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -384,7 +383,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	var reply struct {
 		Error *jsonrpc.Error `json:"error"`
 	}
-	e := invalid("%s", inert(strings.TrimSpace(string(held.body))))
+	e := invalid("%s", protocol.Inert(strings.TrimSpace(string(held.body))))
 	switch {
 	case held.status == 0 && held.cancelled.Load():
 		held.status = http.StatusOK // as any other response, which legacy clients read
@@ -392,7 +391,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
-		e.Message = inert(e.Message)
+		e.Message = protocol.Inert(e.Message)
 	case held.status == http.StatusNotFound || held.status == 0:
 		held.status = http.StatusNotFound
 		e = invalid("session not found: it has ended (idle for %v, deleted by its client, ended to make room for newer "+
@@ -402,22 +401,6 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 	}
 	writeError(w, held.status, id, e)
 	return true
-}
-
-// inert returns s, a message of go-sdk's that may quote a client's header
-// whole, cut to protocol.MaxQuote bytes, with its control characters (C0,
-// DEL, C1: ESC and U+009B start terminal commands) written as Go quotes
-// them, \x1b and \u009b, so that a log or a terminal shows them as text.
-func inert(s string) string {
-	var b strings.Builder
-	for _, r := range protocol.Cut(s, protocol.MaxQuote) {
-		if unicode.IsControl(r) {
-			b.WriteString(strings.Trim(strconv.QuoteRune(r), "'"))
-		} else {
-			b.WriteRune(r)
-		}
-	}
-	return protocol.Cut(b.String(), protocol.MaxQuote)
 }
 
 // A heldError holds back an error go-sdk writes, in plain text or JSON, for

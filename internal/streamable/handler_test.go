@@ -999,6 +999,7 @@ func TestHeaderQuotedInert(t *testing.T) {
 	tests := []struct{ name, header, want string }{
 		{`"\u001b[2Jx"`, "echo", `\x1b[2Jx`}, // net/http refuses ESC in a header
 		{`"echo"`, "\u009b31mx", `\u009b31mx`},
+		{`"echo"`, "\u202ex", `\u202ex`}, // a bidirectional override, which reverses what follows
 	}
 	for _, tt := range tests {
 		r := do(t, http.MethodPost, s.url, call(tt.name), "MCP-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", tt.header)
@@ -1006,5 +1007,6 @@ func TestHeaderQuotedInert(t *testing.T) {
 		assert.Contains(t, r.message, tt.want, "name %s, Mcp-Name %q: quoted as text", tt.name, tt.header)
 		assert.NotContains(t, r.message, "\x1b", "name %s, Mcp-Name %q: ESC", tt.name, tt.header)
 		assert.NotContains(t, r.message, "\u009b", "name %s, Mcp-Name %q: U+009B", tt.name, tt.header)
+		assert.NotContains(t, r.message, "\u202e", "name %s, Mcp-Name %q: U+202E", tt.name, tt.header)
 	}
 }
