@@ -59,7 +59,7 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
 	opts.RunPeriod = cmp.Or(opts.RunPeriod, RunPeriod)
 	c := &conn{opts: opts, limits: lim, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out,
+		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: unreadOf(opts.Out),
 		calls: map[int64]*call{}, progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
 	for _, s := range []*session{c.legacy, c.modern} {
@@ -88,6 +88,7 @@ type conn struct {
 	in             *bufio.Reader
 	long           []byte // a line longer than in's buffer, being read
 	out            io.Writer
+	unread         func() (int, bool) // what the client has not read of out, if the kernel tells (unread_linux.go)
 	legacy, modern *session
 	initialized    int // initialize admitted: 1; its notifications/initialized passed on: 2
 
