@@ -19,7 +19,7 @@ import (
 // its test.
 const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
-	GracePeriod     = 5 * time.Second // after the input ends, the longest a client may read nothing of a reply going out
+	GracePeriod     = 5 * time.Second // after the input ends, the longest a client may make no progress reading a reply going out
 	MinReadRate     = 1 << 10         // bytes a second: a reply goes out in parts of MinReadRate×GracePeriod bytes
 	RunPeriod       = time.Minute     // after the input ends, the longest a request is waited for to be computed
 	maxInFlight     = 64              // requests waiting for replies; one is always read
