@@ -27,8 +27,9 @@ func socketpair(t *testing.T) (client, server *os.File) {
 // TestSlowReaderOnSocket: a client steadily reading 32 KiB/s from a
 // socket, against a grace period of 1 s, receives three replies of
 // 100,000 characters whole. The kernel wakes the server's blocked write
-// only once the client has read some 100 KB, more than a grace period's
-// reading: the grace period restarts on the bytes it reads.
+// only once the client has read three quarters of the socket's buffer,
+// more than a grace period's reading: the grace period restarts on the
+// bytes it reads.
 func TestSlowReaderOnSocket(t *testing.T) {
 	r, w := socketpair(t)
 	readSlowly(t, r, w, time.Second, 320, 3, 100_000)
