@@ -13,9 +13,9 @@ import (
 // Linux wakes a writer blocked on a full pipe only once a whole page slot
 // frees (one part of 5 KiB can need 8 KiB read), and one blocked on a Unix
 // socket (what Node's child_process gives a child's stdout: Claude Code,
-// Gemini CLI, Copilot CLI) only once the send queue drains to about a
-// quarter of its buffer, some 200 KB. A client reading 1 KiB/s from a
-// pipe, or 8 KiB/s from a socket, saw its replies abandoned. So drain asks
+// Gemini CLI, Copilot CLI) only once the send queue drains to a quarter
+// of its buffer of some 200 KB. A client reading 1.5 KiB/s from a pipe,
+// or 8 KiB/s from a socket, saw its replies abandoned. So drain asks
 // the kernel what the client has read; elsewhere, and on a regular file
 // or a terminal, the floor is that of whole parts.
 
