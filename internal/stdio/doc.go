@@ -25,12 +25,17 @@
 // to read. Two bounds end the wait, and each request abandoned is logged,
 // with which bound:
 //
-//   - A client that stops reading: a reply goes out in parts of
-//     MinReadRate×GracePeriod bytes (5 KiB). Once no part has been
-//     accepted for GracePeriod (5 s), a client reading slower than
-//     MinReadRate (1 KiB/s), the replies behind the one going out are
+//   - A client that stops reading: once it has made no progress for
+//     GracePeriod (5 s), the replies behind the one going out are
 //     abandoned, and requests still running too; the one going out is
 //     waited for whole, lest its line be cut (a signal stops the server).
+//     A reply goes out in parts of MinReadRate×GracePeriod bytes (5 KiB);
+//     progress is a part taken or, on Linux with standard output a pipe
+//     or a socket, less of the output left unread than at the last look
+//     (every GracePeriod/5). There the kernel takes a part long after the
+//     client has read as much (unread_linux.go), and a client reading
+//     MinReadRate (1 KiB/s) or more keeps its replies; elsewhere, one
+//     whose kernel takes a part every GracePeriod does.
 //   - A handler that never returns: a request still running RunPeriod (a
 //     minute) after the end of input is abandoned. Work slowed by a busy
 //     machine ends well within it: go-sdk spends about 0.3 s of CPU a

@@ -19,7 +19,7 @@ import (
 // its test.
 const (
 	MaxLine         = 8 << 20         // bytes in a line: a million characters as \uXXXX; longer lines are skipped
-	GracePeriod     = 5 * time.Second // after the input ends, the longest a client may read nothing of a reply going out
+	GracePeriod     = 5 * time.Second // after the input ends, the longest a client may make no progress reading a reply going out
 	MinReadRate     = 1 << 10         // bytes a second: a reply goes out in parts of MinReadRate×GracePeriod bytes
 	RunPeriod       = time.Minute     // after the input ends, the longest a request is waited for to be computed
 	maxInFlight     = 64              // requests waiting for replies; one is always read
@@ -59,7 +59,7 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
 	opts.RunPeriod = cmp.Or(opts.RunPeriod, RunPeriod)
 	c := &conn{opts: opts, limits: lim, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out,
+		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: unreadOf(opts.Out),
 		calls: map[int64]*call{}, progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
 	for _, s := range []*session{c.legacy, c.modern} {
@@ -88,6 +88,7 @@ type conn struct {
 	in             *bufio.Reader
 	long           []byte // a line longer than in's buffer, being read
 	out            io.Writer
+	unread         func() (int, bool) // what the client has not read of out, if the kernel tells (unread_linux.go)
 	legacy, modern *session
 	initialized    int // initialize admitted: 1; its notifications/initialized passed on: 2
 

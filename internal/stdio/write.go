@@ -127,18 +127,34 @@ func (c *conn) signal() {
 // drain waits, once the input has ended, until every request read is
 // answered or abandoned, and ends the session (the rules are in the
 // package doc). While a reply is going out, a GracePeriod in which the
-// client accepts no part of it abandons the requests behind it; the reply
-// itself is waited for as long as the client takes, lest its line be cut
-// (a signal still ends the server). Apart from that, a request still
-// running RunPeriod after the end of input is abandoned.
+// client makes no progress abandons the requests behind it: no part of the
+// reply is accepted, and, where the kernel tells (unreadOf), what the
+// client has not read does not go down, looked at every GracePeriod/5.
+// The reply itself is waited for as long as the client takes, lest its
+// line be cut (a signal still ends the server). Apart from that, a request
+// still running RunPeriod after the end of input is abandoned.
 func (c *conn) drain() {
 	select {
 	case <-c.read: // a part read before the input ended
 	default:
 	}
 	runOut := c.limits.after(c.opts.RunPeriod)
-	var stall <-chan time.Time // while a reply goes out: the client has read nothing of it for a grace period
+	var stall <-chan time.Time // while a reply goes out: the client has made no progress for a grace period
+	var look <-chan time.Time  // while a reply goes out: the next look at what the client has not read
 	stalled := false
+	unread := -1             // at the last look; -1: not known
+	reading := func() bool { // whether the client has read some since the last look
+		if c.unread == nil {
+			return false
+		}
+		n, ok := c.unread()
+		if !ok {
+			return false
+		}
+		down := unread >= 0 && n < unread
+		unread = n
+		return down
+	}
 	for {
 		c.mu.Lock()
 		live, writing := c.count()
@@ -147,23 +163,37 @@ func (c *conn) drain() {
 			break
 		}
 		if !writing || stalled {
-			stall = nil
-		} else if stall == nil {
-			stall = c.limits.after(c.opts.GracePeriod)
+			stall, look = nil, nil
+		} else {
+			if stall == nil {
+				stall = c.limits.after(c.opts.GracePeriod)
+			}
+			if look == nil && c.unread != nil {
+				look = time.After(c.opts.GracePeriod / 5)
+			}
 		}
 		select {
 		case <-c.read:
 			stall = nil // a part was read: the period starts anew
+		case <-look:
+			look = nil
+			if reading() {
+				stall = nil
+			}
 		case <-c.progress:
 		case <-c.done:
 			return
 		case <-stall:
+			if reading() {
+				stall = nil
+				continue
+			}
 			stalled = true
 			c.abandon(func(cl *call) string {
 				if cl.ready {
-					return "abandoned a reply: the client has read nothing of the reply going out for the grace period"
+					return "abandoned a reply: the client made no progress reading the reply going out for the grace period"
 				}
-				return "abandoned a request still running: the client has read nothing of the reply going out for the grace period"
+				return "abandoned a request still running: the client made no progress reading the reply going out for the grace period"
 			})
 			c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
 		case <-runOut:

@@ -1,0 +1,82 @@
+package stdio
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// socketpair returns the two ends of a Unix stream socket, as Node's
+// child_process gives a child's standard output.
+func socketpair(t *testing.T) (client, server *os.File) {
+	t.Helper()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	require.NoError(t, err)
+	client, server = os.NewFile(uintptr(fds[0]), "client"), os.NewFile(uintptr(fds[1]), "server")
+	t.Cleanup(func() { _, _ = client.Close(), server.Close() })
+	return client, server
+}
+
+// TestSlowReaderOnSocket: a client steadily reading 32 KiB/s from a
+// socket, against a grace period of 1 s, receives three replies of
+// 100,000 characters whole. The kernel wakes the server's blocked write
+// only once the client has read three quarters of the socket's buffer,
+// more than a grace period's reading: the grace period restarts on the
+// bytes it reads.
+func TestSlowReaderOnSocket(t *testing.T) {
+	r, w := socketpair(t)
+	readSlowly(t, r, w, time.Second, 320, 3, 100_000)
+}
+
+// TestSlowReaderOnPipe: a client steadily reading 4 KiB/s from a pipe of
+// one page, against a grace period of 0.5 s, receives two replies of
+// 10,000 characters whole. The kernel wakes the server's blocked write
+// only once the client has read the whole page, a second's reading.
+func TestSlowReaderOnPipe(t *testing.T) {
+	r, w, err := os.Pipe()
+	require.NoError(t, err)
+	t.Cleanup(func() { _, _ = r.Close(), w.Close() })
+	_, err = unix.FcntlInt(w.Fd(), unix.F_SETPIPE_SZ, os.Getpagesize())
+	require.NoError(t, err)
+	readSlowly(t, r, w, 500*time.Millisecond, 40, 2, 10_000)
+}
+
+// TestStoppedReaderOnSocket: a client that reads nothing from a socket
+// has stopped, whatever the kernel's count says: the reply behind the
+// one going out is abandoned after the grace period, and the one going
+// out arrives whole once read.
+func TestStoppedReaderOnSocket(t *testing.T) {
+	r, w := socketpair(t)
+	c := start(t, Options{Out: w, GracePeriod: 500 * time.Millisecond}, limits{})
+	message := strings.Repeat("x", 300_000) // more than the socket holds
+	c.send(initialize, initialized, callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	require.NoError(t, c.in.Close())
+	c.logged("abandoned a reply: the client made no progress reading the reply going out for the grace period")
+	lines := make(chan string, 10)
+	go pacedRead(r, 64<<10, time.Millisecond, lines)
+	require.NoError(t, c.served())
+	require.NoError(t, w.Close()) // the reader's end of input
+	var got []reply
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				require.Len(t, got, 2, "the replies to initialize and to the echo going out, and no other")
+				assert.Contains(t, string(got[1].Result), message, "the reply going out, whole")
+				return
+			}
+			var rep reply
+			require.NoError(t, json.Unmarshal([]byte(line), &rep), "the server wrote %.200q", line)
+			got = append(got, rep)
+		case <-time.After(failAfter):
+			t.Fatal("the reader saw no end of output")
+		}
+	}
+}
