@@ -351,7 +351,7 @@ func TestLimitsPage(t *testing.T) {
 	seconds := func(d time.Duration) string { return fmt.Sprintf("%d s", int(d.Seconds())) }
 	for _, want := range []string{
 		fmt.Sprintf("%d MiB (`MaxLine`)", stdio.MaxLine>>20),
-		"nothing for " + seconds(stdio.GracePeriod) + " (`GracePeriod`)",
+		"no such progress for " + seconds(stdio.GracePeriod) + " (`GracePeriod`)",
 		fmt.Sprintf("at least %d KiB/s (`MinReadRate`)", stdio.MinReadRate>>10),
 		fmt.Sprintf("in parts of %d KiB", int(stdio.MinReadRate*stdio.GracePeriod.Seconds())>>10),
 		fmt.Sprintf("%d minute (`RunPeriod`)", int(stdio.RunPeriod.Minutes())),
