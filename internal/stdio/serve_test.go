@@ -125,11 +125,30 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	return c
 }
 
+// send sends lines, each with its "\n".
 func (c *client) send(lines ...string) {
 	c.t.Helper()
 	for _, line := range lines {
-		_, err := io.WriteString(c.in, line+"\n")
-		require.NoError(c.t, err, "sending %.100s", line)
+		c.write(line + "\n")
+	}
+}
+
+// write writes text to the server's input, which must read it within
+// failAfter: the pipe's write has no deadline of its own, and a server that
+// reads no more fails the test rather than hangs it (the write left blocked
+// ends when cleanup closes the input).
+func (c *client) write(text string) {
+	c.t.Helper()
+	written := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.in, text)
+		written <- err
+	}()
+	select {
+	case err := <-written:
+		require.NoError(c.t, err, "sending %.100q", text)
+	case <-time.After(failAfter):
+		c.t.Fatalf("the server read nothing of %.100q for %v", text, failAfter)
 	}
 }
 
@@ -311,8 +330,7 @@ func TestLines(t *testing.T) {
 	rid, code, _ = c.recvError()
 	assert.Equal(t, "null", rid, "a line of MaxLine+1 bytes")
 	assert.EqualValues(t, -32600, code)
-	_, err := io.WriteString(c.in, `{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
-	require.NoError(t, err)
+	c.write(`{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
 	require.NoError(t, c.end())
 	assert.Equal(t, "4", string(c.recv().ID), "the last line, without a newline")
 }
@@ -861,11 +879,7 @@ func TestLogQuotesCut(t *testing.T) {
 	c.heldNow()
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + long + `","reason":"` + long + `"}}`)
 	for _, text := range []string{"ignored a response", "request cancelled by the client"} {
-		for line := range c.logs {
-			if strings.Contains(line, text) {
-				assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
-				break
-			}
-		}
+		line := c.logged(text)
+		assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
 	}
 }
