@@ -883,3 +883,24 @@ func TestLogQuotesCut(t *testing.T) {
 		assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
 	}
 }
+
+// TestWriteOnlyEncodedReplies: a reply that cannot be encoded is write's error,
+// and nothing of it goes out: stdout carries only whole JSON-RPC lines; nor
+// does a reply to a request not in flight.
+func TestWriteOnlyEncodedReplies(t *testing.T) {
+	out := newOutput()
+	sdkID, err := jsonrpc.MakeID(float64(1))
+	require.NoError(t, err)
+	id, err := jsonrpc.MakeID("a")
+	require.NoError(t, err)
+	c := &conn{log: slog.New(slog.DiscardHandler), out: out, calls: map[int64]*call{1: {id: id, method: "tools/call"}},
+		progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
+	err = c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{"not JSON`)})
+	require.Error(t, err)
+	assert.Empty(t, out.lines, "no line out")
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, c.calls, "the call is over")
+	// A second reply to it (go-sdk answers each request once) is dropped.
+	require.NoError(t, c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{}`)}))
+	assert.Empty(t, out.partial, "nothing out")
+}
