@@ -32,9 +32,20 @@ func TestConnsMakeRoom(t *testing.T) {
 	conns := LimitConns(ln, 3)
 	conns.grace = 0
 	accept := func() (*conn, net.Conn) {
-		c, err := conns.Accept()
-		require.NoError(t, err)
-		client := <-ln.clients
+		t.Helper()
+		type accepted struct {
+			c   net.Conn
+			err error
+		}
+		done := make(chan accepted, 1)
+		go func() { // an Accept that waits for ever fails the test
+			c, err := conns.Accept()
+			done <- accepted{c, err}
+		}()
+		a := receive(t, done, "Accept")
+		require.NoError(t, a.err)
+		c := a.c
+		client := receive(t, ln.clients, "the client's end")
 		require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter))) // for a failure only
 		return c.(*conn), client
 	}
