@@ -904,3 +904,15 @@ func TestWriteOnlyEncodedReplies(t *testing.T) {
 	require.NoError(t, c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{}`)}))
 	assert.Empty(t, out.partial, "nothing out")
 }
+
+// TestNothingAfterClose: once the session is over (a write failed, or the
+// context is done), a reply still to come is not written: its handler is
+// left to end with the process.
+func TestNothingAfterClose(t *testing.T) {
+	out := newOutput()
+	c := &conn{out: out, read: make(chan struct{}, 1), done: make(chan struct{})}
+	c.close(nil)
+	assert.ErrorIs(t, c.send([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)), errClosed)
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, out.lines, "no line out")
+}
