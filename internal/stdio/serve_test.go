@@ -846,14 +846,37 @@ func TestContextDone(t *testing.T) {
 
 // TestTrace: every line read and written goes to the trace, control and
 // formatting characters as \xNN and \uNNNN: C0, DEL, C1 (U+009B is CSI),
-// bidirectional overrides.
+// bidirectional overrides; a line past maxTrace bytes is cut, and its
+// length said.
 func TestTrace(t *testing.T) {
 	c := start(t, Options{}, limits{})
-	trace := c.trace
+	traced := func() string {
+		t.Helper()
+		return receive(t, c.trace, "a line traced")
+	}
 	c.send("\x1b[2J\x7f\u009b2J\u009d0;x\u202enot json\u00a0é")
 	c.recv()
-	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", <-trace)
-	assert.Contains(t, <-trace, `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", traced())
+	assert.Contains(t, traced(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+	long := strings.Repeat("x", maxTrace+100)
+	c.send(long)
+	c.recv()
+	assert.Equal(t, "read: "+long[:maxTrace]+fmt.Sprintf("… (%d bytes in all)\n", len(long)), traced())
+	assert.Contains(t, traced(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+}
+
+// receive returns what ch sends, or fails t if nothing comes within
+// failAfter.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(failAfter):
+		t.Fatalf("%s: nothing came within %v", what, failAfter)
+	}
+	var zero T
+	return zero
 }
 
 // TestLimitsPage: docs/limits.md states this package's limits as they are.
