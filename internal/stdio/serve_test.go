@@ -939,3 +939,30 @@ func TestNothingAfterClose(t *testing.T) {
 	assert.Empty(t, out.partial, "nothing out")
 	assert.Empty(t, out.lines, "no line out")
 }
+
+// TestContextDoneEndsSessions: once the context is done, the session is
+// over: go-sdk's sessions read the end of their input, and end.
+func TestContextDoneEndsSessions(t *testing.T) {
+	in, client := io.Pipe()
+	defer func() { _ = client.Close() }()
+	out := newOutput()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, server, Options{In: in, Out: out}) }()
+	go func() { _, _ = io.WriteString(client, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n") }()
+	receive(t, out.lines, "the reply: the sessions are connected")
+	var sessions []*mcp.ServerSession
+	for ss := range server.Sessions() {
+		sessions = append(sessions, ss)
+	}
+	require.Len(t, sessions, 2, "the legacy session and the modern")
+	stop()
+	require.NoError(t, receive(t, done, "Serve's return"))
+	for _, ss := range sessions {
+		ended := make(chan error, 1)
+		go func() { ended <- ss.Wait() }()
+		receive(t, ended, "a session's end")
+	}
+}
