@@ -49,13 +49,22 @@ func TestConnsMakeRoom(t *testing.T) {
 		require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter))) // for a failure only
 		return c.(*conn), client
 	}
+	locked := func(f func()) { // f, under Conns' mutex, which a Conns that never lets it go fails the test
+		t.Helper()
+		done := make(chan struct{})
+		go func() {
+			conns.mu.Lock()
+			defer conns.mu.Unlock()
+			f()
+			close(done)
+		}()
+		receive(t, done, "Conns' mutex")
+	}
 	served, servedClient := accept()
 	idle, idleClient := accept()
 	_, freshClient := accept()
 	conns.ConnState(idle, http.StateIdle) // answered: it waits for headers since now, after served and fresh
-	conns.mu.Lock()
-	served.serving = true
-	conns.mu.Unlock()
+	locked(func() { served.serving = true })
 
 	_, _ = accept() // fresh has waited longest, and is closed
 	_, err := freshClient.Read(make([]byte, 1))
@@ -64,10 +73,10 @@ func TestConnsMakeRoom(t *testing.T) {
 	_, err = idleClient.Read(make([]byte, 1))
 	assert.ErrorIs(t, err, io.EOF, "the connection idle the longest")
 
-	conns.mu.Lock()
-	defer conns.mu.Unlock()
-	_, open := conns.open[served]
+	var open bool
+	var n int
+	locked(func() { _, open = conns.open[served]; n = len(conns.open) })
 	assert.True(t, open, "the connection being served is open")
-	assert.Len(t, conns.open, 3)
+	assert.Equal(t, 3, n, "connections open")
 	_ = servedClient.Close()
 }
