@@ -909,7 +909,8 @@ func TestLogQuotesCut(t *testing.T) {
 
 // TestWriteOnlyEncodedReplies: a reply that cannot be encoded is write's error,
 // and nothing of it goes out: stdout carries only whole JSON-RPC lines; nor
-// does a reply to a request not in flight.
+// does a reply to a request not in flight, nor a refusal that cannot be
+// encoded.
 func TestWriteOnlyEncodedReplies(t *testing.T) {
 	out := newOutput()
 	sdkID, err := jsonrpc.MakeID(float64(1))
@@ -926,6 +927,10 @@ func TestWriteOnlyEncodedReplies(t *testing.T) {
 	// A second reply to it (go-sdk answers each request once) is dropped.
 	require.NoError(t, c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{}`)}))
 	assert.Empty(t, out.partial, "nothing out")
+	// Nor does a refusal that cannot be encoded.
+	c.reply(id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "x", Data: json.RawMessage(`{"not JSON`)})
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, out.lines, "no line out")
 }
 
 // TestNothingAfterClose: once the session is over (a write failed, or the
