@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"context"
 	"io"
 	"net"
 	"net/http"
@@ -22,6 +23,40 @@ func (p pipes) Accept() (net.Conn, error) {
 	server, client := net.Pipe()
 	p.clients <- client
 	return server, nil
+}
+
+func (p pipes) Close() error { return nil }
+
+// TestConnsCloseEndsWait: an Accept that waits for room, every connection
+// being served, returns net.ErrClosed once the listener is closed, and
+// closes the connection it accepted: a shutdown waits for no Accept.
+func TestConnsCloseEndsWait(t *testing.T) {
+	t.Parallel()
+	ln := pipes{clients: make(chan net.Conn, 10)}
+	conns := LimitConns(ln, 1)
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	done := make(chan accepted, 2)
+	accept := func() {
+		c, err := conns.Accept()
+		done <- accepted{c, err}
+	}
+	go accept()
+	first := receive(t, done, "the first Accept")
+	require.NoError(t, first.err)
+	receive(t, ln.clients, "the first client's end")
+	conns.ConnState(first.c, http.StateActive)
+	serving((&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, first.c)))
+	go accept()
+	client := receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter)))
+	require.NoError(t, conns.Close())
+	second := receive(t, done, "the waiting Accept, once the listener is closed")
+	assert.ErrorIs(t, second.err, net.ErrClosed)
+	_, err := client.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the connection accepted is closed")
 }
 
 // TestConnsMakeRoom: past max, Accept closes the connection that has
