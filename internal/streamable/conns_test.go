@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -57,6 +58,44 @@ func TestConnsCloseEndsWait(t *testing.T) {
 	assert.ErrorIs(t, second.err, net.ErrClosed)
 	_, err := client.Read(make([]byte, 1))
 	assert.ErrorIs(t, err, io.EOF, "the connection accepted is closed")
+}
+
+// TestConnsWakeOnIdleOrClose: an Accept that waits for room, its one
+// connection being served, is woken when that connection closes, or waits
+// for headers again (and, ConnGrace past, is closed for it). Many times
+// over, so that the Accept is, most times, already waiting.
+func TestConnsWakeOnIdleOrClose(t *testing.T) {
+	t.Parallel()
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	for i := range 200 {
+		state := []http.ConnState{http.StateIdle, http.StateClosed}[i%2]
+		ln := pipes{clients: make(chan net.Conn, 10)}
+		conns := LimitConns(ln, 1)
+		conns.grace = 0
+		done := make(chan accepted, 2)
+		accept := func() {
+			c, err := conns.Accept()
+			done <- accepted{c, err}
+		}
+		go accept()
+		first := receive(t, done, "the first Accept")
+		require.NoError(t, first.err)
+		firstClient := receive(t, ln.clients, "the first client's end")
+		require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
+		serving((&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, first.c)))
+		go accept()
+		receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
+		conns.ConnState(first.c, state)
+		second := receive(t, done, fmt.Sprintf("round %d: the Accept waiting, once the connection served is %v", i, state))
+		require.NoError(t, second.err)
+		if state == http.StateIdle {
+			_, err := firstClient.Read(make([]byte, 1))
+			require.ErrorIs(t, err, io.EOF, "the connection idle is closed to make room")
+		}
+	}
 }
 
 // TestConnsMakeRoom: past max, Accept closes the connection that has
