@@ -28,6 +28,23 @@ func (p pipes) Accept() (net.Conn, error) {
 
 func (p pipes) Close() error { return nil }
 
+// within runs f, which must return within failAfter: one that takes a mutex
+// left locked fails the test rather than hangs it.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		f()
+		close(done)
+	}()
+	receive(t, done, what)
+}
+
+// servedBy returns a request served on c, as net/http's context has it.
+func servedBy(c net.Conn) *http.Request {
+	return (&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, c))
+}
+
 // TestConnsCloseEndsWait: an Accept that waits for room, every connection
 // being served, returns net.ErrClosed once the listener is closed, and
 // closes the connection it accepted: a shutdown waits for no Accept.
@@ -48,8 +65,8 @@ func TestConnsCloseEndsWait(t *testing.T) {
 	first := receive(t, done, "the first Accept")
 	require.NoError(t, first.err)
 	receive(t, ln.clients, "the first client's end")
-	conns.ConnState(first.c, http.StateActive)
-	serving((&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, first.c)))
+	within(t, "ConnState", func() { conns.ConnState(first.c, http.StateActive) })
+	within(t, "serving", func() { serving(servedBy(first.c)) })
 	go accept()
 	client := receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
 	require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter)))
@@ -85,10 +102,10 @@ func TestConnsWakeOnIdleOrClose(t *testing.T) {
 		require.NoError(t, first.err)
 		firstClient := receive(t, ln.clients, "the first client's end")
 		require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
-		serving((&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, first.c)))
+		within(t, "serving", func() { serving(servedBy(first.c)) })
 		go accept()
 		receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
-		conns.ConnState(first.c, state)
+		within(t, "ConnState", func() { conns.ConnState(first.c, state) })
 		second := receive(t, done, fmt.Sprintf("round %d: the Accept waiting, once the connection served is %v", i, state))
 		require.NoError(t, second.err)
 		if state == http.StateIdle {
@@ -137,7 +154,7 @@ func TestConnsMakeRoom(t *testing.T) {
 	served, servedClient := accept()
 	idle, idleClient := accept()
 	_, freshClient := accept()
-	conns.ConnState(idle, http.StateIdle) // answered: it waits for headers since now, after served and fresh
+	within(t, "ConnState", func() { conns.ConnState(idle, http.StateIdle) }) // answered: it waits for headers since now, after served and fresh
 	locked(func() { served.serving = true })
 
 	_, _ = accept() // fresh has waited longest, and is closed
