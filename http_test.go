@@ -153,7 +153,7 @@ func TestHTTPToolCall(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "v0.0.1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint},
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: httpClient, MaxRetries: -1},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	require.NoError(t, err, "connecting to %s", endpoint)
 	defer func() { assert.NoError(t, session.Close()) }()
