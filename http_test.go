@@ -72,6 +72,10 @@ func startHTTP(t *testing.T) (endpoint string, stop func() error, log *logBuffer
 // the endpoint's URL in it.
 const servingURL = `msg=serving .*url=(\S+)`
 
+// httpClient is the tests' HTTP client: a server that never answers (an
+// Accept that waits for ever) fails its test rather than hangs the suite.
+var httpClient = &http.Client{Timeout: failAfter}
+
 // initializeBody is an initialize request as a client POSTs it.
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",` +
 	`"capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
@@ -93,7 +97,7 @@ func post(url, body string, extra map[string]string) (status int, reply string, 
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := httpClient.Do(req)
 	if err != nil {
 		return 0, "", nil, err
 	}
@@ -149,7 +153,7 @@ func TestHTTPToolCall(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "v0.0.1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint},
+	session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: httpClient, MaxRetries: -1},
 		&mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
 	require.NoError(t, err, "connecting to %s", endpoint)
 	defer func() { assert.NoError(t, session.Close()) }()
@@ -217,7 +221,7 @@ func TestHTTPRefused(t *testing.T) {
 func TestHTTPKeepAliveHint(t *testing.T) {
 	endpoint, _, _ := startHTTP(t)
 	for _, url := range []string{endpoint, strings.TrimSuffix(endpoint, streamable.Path) + "/elsewhere"} {
-		resp, err := http.Post(url, "application/json", strings.NewReader(initializeBody))
+		resp, err := httpClient.Post(url, "application/json", strings.NewReader(initializeBody))
 		require.NoError(t, err)
 		require.NoError(t, resp.Body.Close())
 		var seconds int
@@ -238,7 +242,7 @@ func TestHTTPShutdownEndsStreams(t *testing.T) {
 	get.Header.Set("Accept", "text/event-stream")
 	get.Header.Set("Mcp-Session-Id", sessionID)
 	get.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	stream, err := http.DefaultClient.Do(get)
+	stream, err := httpClient.Do(get)
 	require.NoError(t, err)
 	defer func() { _ = stream.Body.Close() }()
 	require.Equal(t, http.StatusOK, stream.StatusCode, "GET %s", endpoint)

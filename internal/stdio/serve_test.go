@@ -125,11 +125,30 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	return c
 }
 
+// send sends lines, each with its "\n".
 func (c *client) send(lines ...string) {
 	c.t.Helper()
 	for _, line := range lines {
-		_, err := io.WriteString(c.in, line+"\n")
-		require.NoError(c.t, err, "sending %.100s", line)
+		c.write(line + "\n")
+	}
+}
+
+// write writes text to the server's input, which must read it within
+// failAfter: the pipe's write has no deadline of its own, and a server that
+// reads no more fails the test rather than hangs it (the write left blocked
+// ends when cleanup closes the input).
+func (c *client) write(text string) {
+	c.t.Helper()
+	written := make(chan error, 1)
+	go func() {
+		_, err := io.WriteString(c.in, text)
+		written <- err
+	}()
+	select {
+	case err := <-written:
+		require.NoError(c.t, err, "sending %.100q", text)
+	case <-time.After(failAfter):
+		c.t.Fatalf("the server read nothing of %.100q for %v", text, failAfter)
 	}
 }
 
@@ -311,8 +330,7 @@ func TestLines(t *testing.T) {
 	rid, code, _ = c.recvError()
 	assert.Equal(t, "null", rid, "a line of MaxLine+1 bytes")
 	assert.EqualValues(t, -32600, code)
-	_, err := io.WriteString(c.in, `{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
-	require.NoError(t, err)
+	c.write(`{"jsonrpc":"2.0","id":4,"method":"ping"}`) // no "\n"
 	require.NoError(t, c.end())
 	assert.Equal(t, "4", string(c.recv().ID), "the last line, without a newline")
 }
@@ -859,14 +877,37 @@ func TestContextDone(t *testing.T) {
 
 // TestTrace: every line read and written goes to the trace, control and
 // formatting characters as \xNN and \uNNNN: C0, DEL, C1 (U+009B is CSI),
-// bidirectional overrides.
+// bidirectional overrides; a line past maxTrace bytes is cut, and its
+// length said.
 func TestTrace(t *testing.T) {
 	c := start(t, Options{}, limits{})
-	trace := c.trace
+	traced := func() string {
+		t.Helper()
+		return receive(t, c.trace, "a line traced")
+	}
 	c.send("\x1b[2J\x7f\u009b2J\u009d0;x\u202enot json\u00a0é")
 	c.recv()
-	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", <-trace)
-	assert.Contains(t, <-trace, `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+	assert.Equal(t, "read: \\x1b[2J\\x7f\\x9b2J\\x9d0;x\\u202enot json\\xa0é\n", traced())
+	assert.Contains(t, traced(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+	long := strings.Repeat("x", maxTrace+100)
+	c.send(long)
+	c.recv()
+	assert.Equal(t, "read: "+long[:maxTrace]+fmt.Sprintf("… (%d bytes in all)\n", len(long)), traced())
+	assert.Contains(t, traced(), `write: {"jsonrpc":"2.0","id":null,"error":{"code":-32700`)
+}
+
+// receive returns what ch sends, or fails t if nothing comes within
+// failAfter.
+func receive[T any](t *testing.T, ch <-chan T, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(failAfter):
+		t.Fatalf("%s: nothing came within %v", what, failAfter)
+	}
+	var zero T
+	return zero
 }
 
 // TestLimitsPage: docs/limits.md states this package's limits as they are.
@@ -892,11 +933,72 @@ func TestLogQuotesCut(t *testing.T) {
 	c.heldNow()
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"` + long + `","reason":"` + long + `"}}`)
 	for _, text := range []string{"ignored a response", "request cancelled by the client"} {
-		for line := range c.logs {
-			if strings.Contains(line, text) {
-				assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
-				break
-			}
-		}
+		line := c.logged(text)
+		assert.Less(t, len(line), 4*protocol.MaxQuote, "the log line %q… quotes too much", line[:min(len(line), 80)])
+	}
+}
+
+// TestWriteOnlyEncodedReplies: a reply that cannot be encoded is write's error,
+// and nothing of it goes out: stdout carries only whole JSON-RPC lines; nor
+// does a reply to a request not in flight, nor a refusal that cannot be
+// encoded.
+func TestWriteOnlyEncodedReplies(t *testing.T) {
+	out := newOutput()
+	sdkID, err := jsonrpc.MakeID(float64(1))
+	require.NoError(t, err)
+	id, err := jsonrpc.MakeID("a")
+	require.NoError(t, err)
+	c := &conn{log: slog.New(slog.DiscardHandler), out: out, calls: map[int64]*call{1: {id: id, method: "tools/call"}},
+		progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
+	err = c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{"not JSON`)})
+	require.Error(t, err)
+	assert.Empty(t, out.lines, "no line out")
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, c.calls, "the call is over")
+	// A second reply to it (go-sdk answers each request once) is dropped.
+	require.NoError(t, c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{}`)}))
+	assert.Empty(t, out.partial, "nothing out")
+	// Nor does a refusal that cannot be encoded.
+	c.reply(id, &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "x", Data: json.RawMessage(`{"not JSON`)})
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, out.lines, "no line out")
+}
+
+// TestNothingAfterClose: once the session is over (a write failed, or the
+// context is done), a reply still to come is not written: its handler is
+// left to end with the process.
+func TestNothingAfterClose(t *testing.T) {
+	out := newOutput()
+	c := &conn{out: out, read: make(chan struct{}, 1), done: make(chan struct{})}
+	c.close(nil)
+	assert.ErrorIs(t, c.send([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)), errClosed)
+	assert.Empty(t, out.partial, "nothing out")
+	assert.Empty(t, out.lines, "no line out")
+}
+
+// TestContextDoneEndsSessions: once the context is done, the session is
+// over: go-sdk's sessions read the end of their input, and end.
+func TestContextDoneEndsSessions(t *testing.T) {
+	in, client := io.Pipe()
+	defer func() { _ = client.Close() }()
+	out := newOutput()
+	server := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	done := make(chan error, 1)
+	go func() { done <- Serve(ctx, server, Options{In: in, Out: out}) }()
+	go func() { _, _ = io.WriteString(client, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n") }()
+	receive(t, out.lines, "the reply: the sessions are connected")
+	var sessions []*mcp.ServerSession
+	for ss := range server.Sessions() {
+		sessions = append(sessions, ss)
+	}
+	require.Len(t, sessions, 2, "the legacy session and the modern")
+	stop()
+	require.NoError(t, receive(t, done, "Serve's return"))
+	for _, ss := range sessions {
+		ended := make(chan error, 1)
+		go func() { ended <- ss.Wait() }()
+		receive(t, ended, "a session's end")
 	}
 }

@@ -1,6 +1,8 @@
 package streamable
 
 import (
+	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -24,6 +26,95 @@ func (p pipes) Accept() (net.Conn, error) {
 	return server, nil
 }
 
+func (p pipes) Close() error { return nil }
+
+// within runs f, which must return within failAfter: one that takes a mutex
+// left locked fails the test rather than hangs it.
+func within(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		f()
+		close(done)
+	}()
+	receive(t, done, what)
+}
+
+// servedBy returns a request served on c, as net/http's context has it.
+func servedBy(c net.Conn) *http.Request {
+	return (&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, c))
+}
+
+// TestConnsCloseEndsWait: an Accept that waits for room, every connection
+// being served, returns net.ErrClosed once the listener is closed, and
+// closes the connection it accepted: a shutdown waits for no Accept.
+func TestConnsCloseEndsWait(t *testing.T) {
+	t.Parallel()
+	ln := pipes{clients: make(chan net.Conn, 10)}
+	conns := LimitConns(ln, 1)
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	done := make(chan accepted, 2)
+	accept := func() {
+		c, err := conns.Accept()
+		done <- accepted{c, err}
+	}
+	go accept()
+	first := receive(t, done, "the first Accept")
+	require.NoError(t, first.err)
+	receive(t, ln.clients, "the first client's end")
+	within(t, "ConnState", func() { conns.ConnState(first.c, http.StateActive) })
+	within(t, "serving", func() { serving(servedBy(first.c)) })
+	go accept()
+	client := receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
+	require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter)))
+	require.NoError(t, conns.Close())
+	second := receive(t, done, "the waiting Accept, once the listener is closed")
+	assert.ErrorIs(t, second.err, net.ErrClosed)
+	_, err := client.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the connection accepted is closed")
+}
+
+// TestConnsWakeOnIdleOrClose: an Accept that waits for room, its one
+// connection being served, is woken when that connection closes, or waits
+// for headers again (and, ConnGrace past, is closed for it). Many times
+// over, so that the Accept is, most times, already waiting.
+func TestConnsWakeOnIdleOrClose(t *testing.T) {
+	t.Parallel()
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	for i := range 200 {
+		state := []http.ConnState{http.StateIdle, http.StateClosed}[i%2]
+		ln := pipes{clients: make(chan net.Conn, 10)}
+		conns := LimitConns(ln, 1)
+		conns.grace = 0
+		done := make(chan accepted, 2)
+		accept := func() {
+			c, err := conns.Accept()
+			done <- accepted{c, err}
+		}
+		go accept()
+		first := receive(t, done, "the first Accept")
+		require.NoError(t, first.err)
+		firstClient := receive(t, ln.clients, "the first client's end")
+		require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
+		within(t, "serving", func() { serving(servedBy(first.c)) })
+		go accept()
+		receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
+		within(t, "ConnState", func() { conns.ConnState(first.c, state) })
+		second := receive(t, done, fmt.Sprintf("round %d: the Accept waiting, once the connection served is %v", i, state))
+		require.NoError(t, second.err)
+		if state == http.StateIdle {
+			_, err := firstClient.Read(make([]byte, 1))
+			require.ErrorIs(t, err, io.EOF, "the connection idle is closed to make room")
+		}
+	}
+}
+
 // TestConnsMakeRoom: past max, Accept closes the connection that has
 // waited longest for a request's headers, never one being served.
 func TestConnsMakeRoom(t *testing.T) {
@@ -32,19 +123,39 @@ func TestConnsMakeRoom(t *testing.T) {
 	conns := LimitConns(ln, 3)
 	conns.grace = 0
 	accept := func() (*conn, net.Conn) {
-		c, err := conns.Accept()
-		require.NoError(t, err)
-		client := <-ln.clients
+		t.Helper()
+		type accepted struct {
+			c   net.Conn
+			err error
+		}
+		done := make(chan accepted, 1)
+		go func() { // an Accept that waits for ever fails the test
+			c, err := conns.Accept()
+			done <- accepted{c, err}
+		}()
+		a := receive(t, done, "Accept")
+		require.NoError(t, a.err)
+		c := a.c
+		client := receive(t, ln.clients, "the client's end")
 		require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter))) // for a failure only
 		return c.(*conn), client
+	}
+	locked := func(f func()) { // f, under Conns' mutex, which a Conns that never lets it go fails the test
+		t.Helper()
+		done := make(chan struct{})
+		go func() {
+			conns.mu.Lock()
+			defer conns.mu.Unlock()
+			f()
+			close(done)
+		}()
+		receive(t, done, "Conns' mutex")
 	}
 	served, servedClient := accept()
 	idle, idleClient := accept()
 	_, freshClient := accept()
-	conns.ConnState(idle, http.StateIdle) // answered: it waits for headers since now, after served and fresh
-	conns.mu.Lock()
-	served.serving = true
-	conns.mu.Unlock()
+	within(t, "ConnState", func() { conns.ConnState(idle, http.StateIdle) }) // answered: it waits for headers since now, after served and fresh
+	locked(func() { served.serving = true })
 
 	_, _ = accept() // fresh has waited longest, and is closed
 	_, err := freshClient.Read(make([]byte, 1))
@@ -53,10 +164,10 @@ func TestConnsMakeRoom(t *testing.T) {
 	_, err = idleClient.Read(make([]byte, 1))
 	assert.ErrorIs(t, err, io.EOF, "the connection idle the longest")
 
-	conns.mu.Lock()
-	defer conns.mu.Unlock()
-	_, open := conns.open[served]
+	var open bool
+	var n int
+	locked(func() { _, open = conns.open[served]; n = len(conns.open) })
 	assert.True(t, open, "the connection being served is open")
-	assert.Len(t, conns.open, 3)
+	assert.Equal(t, 3, n, "connections open")
 	_ = servedClient.Close()
 }

@@ -749,7 +749,7 @@ func TestSmallBesideHolders(t *testing.T) {
 		}
 		s.ServeHTTP(w, r)
 	}))
-	defer watched.Close()
+	defer closeWatched(t, watched)
 	host := strings.TrimPrefix(watched.URL, "http://")
 	var conns []net.Conn
 	defer func() {
@@ -771,6 +771,7 @@ func TestSmallBesideHolders(t *testing.T) {
 				body = fmt.Sprintf("%x\r\n%s", part, body)
 			}
 		}
+		require.NoError(t, conn.SetWriteDeadline(time.Now().Add(failAfter))) // a server that stops reading fails the test
 		_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 			"Accept: application/json, text/event-stream\r\n%s\r\nSent: %d\r\n\r\n%s", length, sent, body)
 		require.NoError(t, err)
@@ -814,11 +815,12 @@ func TestRoomCountsBytes(t *testing.T) {
 		}
 		s.ServeHTTP(w, r)
 	}))
-	defer watched.Close()
+	defer closeWatched(t, watched)
 	for range holders {
 		conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
 		require.NoError(t, err)
 		defer func() { _ = conn.Close() }()
+		require.NoError(t, conn.SetWriteDeadline(time.Now().Add(failAfter))) // a server that stops reading fails the test
 		_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 			"Accept: application/json, text/event-stream\r\nContent-Length: %d\r\nSent: %d\r\n\r\n%s", MaxBodySize, part, strings.Repeat(" ", part))
 		require.NoError(t, err)
@@ -862,7 +864,7 @@ func TestUnreadReply(t *testing.T) {
 		s.ServeHTTP(w, r)
 		answered <- struct{}{}
 	}))
-	defer watched.Close()
+	defer closeWatched(t, watched)
 	sid := s.session(t)
 	conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
 	require.NoError(t, err)
@@ -909,7 +911,7 @@ func TestEventStreamDeadline(t *testing.T) {
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.ServeHTTP(watchDeadlines{ResponseWriter: w, write: deadlines}, r)
 	}))
-	defer watched.Close()
+	defer closeWatched(t, watched)
 	req, err := http.NewRequest(http.MethodGet, watched.URL+Path, nil)
 	require.NoError(t, err)
 	req.Header.Set("Accept", "text/event-stream")
@@ -1009,4 +1011,15 @@ func TestHeaderQuotedInert(t *testing.T) {
 		assert.NotContains(t, r.message, "\u009b", "name %s, Mcp-Name %q: U+009B", tt.name, tt.header)
 		assert.NotContains(t, r.message, "\u202e", "name %s, Mcp-Name %q: U+202E", tt.name, tt.header)
 	}
+}
+
+// closeWatched closes a test's own server; once the test has failed it
+// only closes its connections, lest a handler that never returns (a read
+// that loops) hang the suite in Close.
+func closeWatched(t *testing.T, s *httptest.Server) {
+	if t.Failed() {
+		s.CloseClientConnections()
+		return
+	}
+	s.Close()
 }
