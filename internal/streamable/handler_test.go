@@ -119,6 +119,16 @@ type response struct {
 // event stream opened where a refusal was due, fails its test.
 var client = &http.Client{Timeout: 2 * failAfter}
 
+// hold posts call, a call of the tool "wait", in session sid, and returns
+// once it has started, with the channel its response will come on.
+func (s *testServer) hold(t *testing.T, sid, call string) <-chan response {
+	t.Helper()
+	done := make(chan response, 1)
+	go func() { done <- do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid) }()
+	receive(t, s.held, "the call's start")
+	return done
+}
+
 // receive returns what ch sends, or fails t if nothing comes within
 // failAfter.
 func receive[T any](t *testing.T, ch <-chan T, what string) T {
@@ -371,13 +381,7 @@ func TestIDInUse(t *testing.T) {
 	s := start(t, nil)
 	sid := s.session(t)
 	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
-	done := make(chan response, 1)
-	go func() { done <- do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid) }()
-	select {
-	case <-s.held:
-	case <-time.After(failAfter):
-		t.Fatal("the call did not start")
-	}
+	done := s.hold(t, sid, call)
 	r := do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid)
 	assert.Equal(t, http.StatusOK, r.status, r.body)
 	assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), r.code, r.body)
@@ -423,14 +427,7 @@ func TestCancelNamesExactly(t *testing.T) {
 	t.Parallel()
 	s := start(t, nil)
 	sid := s.session(t)
-	call := `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`
-	done := make(chan response, 1)
-	go func() { done <- do(t, http.MethodPost, s.url, call, "Mcp-Session-Id", sid) }()
-	select {
-	case <-s.held:
-	case <-time.After(failAfter):
-		t.Fatal("the call did not start")
-	}
+	done := s.hold(t, sid, `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
 	for _, params := range []string{`{"RequestId":7}`, `{"requestid":7}`, `{"requestId":7.5}`, `{"requestId":"7"}`} {
 		r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":`+params+`}`, "Mcp-Session-Id", sid)
 		assert.Equal(t, http.StatusAccepted, r.status, "%s: %s", params, r.body)
