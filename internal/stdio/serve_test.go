@@ -625,7 +625,7 @@ func TestAbandon(t *testing.T) {
 	c.heldNow()
 	require.NoError(t, c.in.Close())
 	next(t, run) <- time.Time{}
-	line := c.logged("abandoned a request still running a run period after the input ended")
+	line := c.logged("abandoned a request not yet answered a run period after the input ended")
 	assert.Contains(t, line, "id=1")
 	assert.Contains(t, line, "method=tools/call")
 	require.NoError(t, c.served())

@@ -203,7 +203,7 @@ func (c *conn) drain() {
 				if cl.ready {
 					return "" // computed: it waits for the client to read
 				}
-				return "abandoned a request still running a run period after the input ended"
+				return "abandoned a request not yet answered a run period after the input ended"
 			})
 		}
 	}
