@@ -95,7 +95,7 @@ type conn struct {
 	mu       sync.Mutex      // guards calls and lastID
 	calls    map[int64]*call // the requests in flight, until their replies are out or dropped
 	lastID   int64
-	progress chan struct{} // a call has changed: its reply is ready, going out, out, or dropped
+	progress chan struct{} // a call has changed: its reply is going out, out, or dropped
 	read     chan struct{} // the client has accepted a part of a reply
 
 	outMu     sync.Mutex // held from the check that a reply is wanted until it is out

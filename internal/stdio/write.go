@@ -45,7 +45,6 @@ func (c *conn) write(msg jsonrpc.Message) error {
 	c.mu.Lock()
 	cl.ready = true
 	c.mu.Unlock()
-	c.signal()
 	if !c.outMu.TryLock() {
 		c.log.Debug("a reply waits for the output", "id", quoted(cl.id.Raw()), "method", cl.method)
 		c.outMu.Lock()
@@ -114,8 +113,8 @@ func (c *conn) send(data []byte) error {
 	return nil
 }
 
-// signal says that a call has changed: its reply is ready, going out, out,
-// or dropped. There may be room for another request, and the end of input
+// signal says that a call has changed: its reply is going out, out, or
+// dropped. There may be room for another request, and the end of input
 // has progress to wait for.
 func (c *conn) signal() {
 	select {
