@@ -133,7 +133,7 @@ func TestShortfallCodeZero(t *testing.T) {
 		for _, reply := range []string{replies[0], replies[2]} {
 			code, msg := errorOf(t, reply)
 			assert.Equal(t, server.want, code, "%s: %s (if go-sdk alone's is not 0, go-sdk#976 is fixed: delete protocol.Handshake, "+
-				"and the case of a second initialize in streamable.Handler.request)", server.name, msg)
+				"and the case of a second initialize in streamable.Handler.post)", server.name, msg)
 		}
 	}
 }
