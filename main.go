@@ -20,8 +20,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -127,6 +130,22 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		reason = "signal"
 	}
 	logger.Info("stopped", "reason", reason)
+	return nil
+}
+
+// printable returns an error, quoting s inert, if s is not UTF-8 (a host
+// reads its configuration as UTF-8, and would look for another path) or
+// holds a character a terminal acts on rather than shows: C0 and C1
+// controls, such as ESC, bidirectional overrides, such as U+202E, and the
+// line and paragraph separators. Spaces of every kind are shown as they
+// are (U+00A0, and U+202F, which macOS puts in a screenshot's name).
+func printable(s string) error {
+	switch {
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%s is not UTF-8, as a host's configuration must be", quote(s))
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) >= 0:
+		return fmt.Errorf("%s holds a control or formatting character, which a terminal would act on", quote(s))
+	}
 	return nil
 }
 
