@@ -103,21 +103,14 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
-	// The flags may come before HOST or after it.
-	err := flags.Parse(args)
-	hostKey := flags.Arg(0)
-	if err == nil && hostKey != "" {
-		err = flags.Parse(flags.Args()[1:])
-	}
+	var hostKey string // the flags may come before HOST or after it
+	help, err := parse(flags, args, &hostKey)
 	i := slices.IndexFunc(hosts, func(h host) bool { return h.key == hostKey })
 	switch {
-	case errors.Is(err, flag.ErrHelp):
+	case help:
 		return nil
 	case err != nil:
-		return err
-	case flags.NArg() > 0:
-		flags.Usage()
-		return fmt.Errorf("config: unexpected argument %s", quote(flags.Arg(0)))
+		return fmt.Errorf("config: %w", err)
 	case hostKey == "":
 		flags.Usage()
 		return errors.New("config: name a host: " + list)
