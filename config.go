@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
@@ -104,21 +103,14 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
-	// The flags may come before HOST or after it.
-	err := flags.Parse(args)
-	hostKey := flags.Arg(0)
-	if err == nil && hostKey != "" {
-		err = flags.Parse(flags.Args()[1:])
-	}
+	var hostKey string // the flags may come before HOST or after it
+	help, err := parse(flags, args, &hostKey)
 	i := slices.IndexFunc(hosts, func(h host) bool { return h.key == hostKey })
 	switch {
-	case errors.Is(err, flag.ErrHelp):
+	case help:
 		return nil
 	case err != nil:
-		return err
-	case flags.NArg() > 0:
-		flags.Usage()
-		return fmt.Errorf("config: unexpected argument %s", quote(flags.Arg(0)))
+		return fmt.Errorf("config: %w", err)
 	case hostKey == "":
 		flags.Usage()
 		return errors.New("config: name a host: " + list)
@@ -317,22 +309,6 @@ func findServer(binary string) (launch, error) {
 		return launch{}, fmt.Errorf("%s declares module %s, not %q; %s", gomod, quote(got), modulePath, elsewhere)
 	}
 	return launch{Command: goCmd, Args: []string{"-C", filepath.Dir(gomod), "run", "."}, Env: env}, nil
-}
-
-// printable returns an error, quoting s inert, if s is not UTF-8 (a host
-// reads its configuration as UTF-8, and would look for another path) or
-// holds a character a terminal acts on rather than shows: C0 and C1
-// controls, such as ESC, bidirectional overrides, such as U+202E, and the
-// line and paragraph separators. Spaces of every kind are shown as they
-// are (U+00A0, and U+202F, which macOS puts in a screenshot's name).
-func printable(s string) error {
-	switch {
-	case !utf8.ValidString(s):
-		return fmt.Errorf("%s is not UTF-8, as a host's configuration must be", quote(s))
-	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) >= 0:
-		return fmt.Errorf("%s holds a control or formatting character, which a terminal would act on", quote(s))
-	}
-	return nil
 }
 
 // quote returns s in double quotes, cut to 200 bytes, with every byte a

@@ -38,6 +38,8 @@ func TestFlags(t *testing.T) {
 		{args: []string{"-h"}, wantStderrContains: "Usage:"},
 		{args: []string{"-help"}, wantStderrContains: "-version"},
 		{args: []string{"-nosuchflag"}, wantErr: "not defined", wantStderrContains: "Usage:"},
+		{args: []string{"-version", "serve"}, wantErr: `unexpected argument "serve"`, wantStderrContains: "Usage:"},
+		{args: []string{"config", "vscode", "-h"}, wantStderrContains: "HOST is one of"},
 		{args: []string{"-http", "0.0.0.0:8080"}, wantErr: "not a loopback address"},
 		{args: []string{"-http", "8080"}, wantErr: "host:port"},
 		{args: []string{"-http", "127.0.0.1:0", "-trace"}, wantErr: "-trace"},

@@ -690,6 +690,21 @@ func TestHostsDocsQuoteCaptures(t *testing.T) {
 	}
 }
 
+// TestLessonImportsNoInternal: server.go, the lesson's server, is built on
+// go-sdk alone, as docs/internals.md's rooms say: the workarounds under
+// internal/ are installed by the product (main.go), never by the lesson.
+func TestLessonImportsNoInternal(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "server.go", nil, parser.ImportsOnly)
+	require.NoError(t, err)
+	for _, spec := range f.Imports {
+		path, err := strconv.Unquote(spec.Path.Value)
+		require.NoError(t, err)
+		assert.False(t, strings.HasPrefix(path, modulePath+"/internal/"),
+			"server.go imports %s: the lesson uses go-sdk alone; install a workaround in main.go", path)
+	}
+	assert.NotEmpty(t, f.Imports, "server.go imports nothing: is it still the lesson's server?")
+}
+
 // TestInternalsPath: the path of a call that docs/internals.md walks through
 // is true. Each step names a file, and functions and methods in
 // backticks, which must be declared in that file's package.

@@ -20,8 +20,11 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -82,15 +85,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			"Serves the MCP tools over stdio, or over Streamable HTTP with -http.\n\nThe flags are:\n\n", name)
 		flags.PrintDefaults()
 	}
-	err := flags.Parse(args)
+	help, err := parse(flags, args)
 	switch {
-	case errors.Is(err, flag.ErrHelp):
+	case help:
 		return nil
 	case err != nil:
 		return err
-	case flags.NArg() > 0:
-		flags.Usage()
-		return fmt.Errorf("unexpected argument %q", flags.Arg(0))
 	case *showVersion:
 		_, err := fmt.Fprintln(stdout, name, version)
 		return err
@@ -128,6 +128,47 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	logger.Info("stopped", "reason", reason)
 	return nil
+}
+
+// printable returns an error, quoting s inert, if s is not UTF-8 (a host
+// reads its configuration as UTF-8, and would look for another path) or
+// holds a character a terminal acts on rather than shows: C0 and C1
+// controls, such as ESC, bidirectional overrides, such as U+202E, and the
+// line and paragraph separators. Spaces of every kind are shown as they
+// are (U+00A0, and U+202F, which macOS puts in a screenshot's name).
+func printable(s string) error {
+	switch {
+	case !utf8.ValidString(s):
+		return fmt.Errorf("%s is not UTF-8, as a host's configuration must be", quote(s))
+	case strings.IndexFunc(s, func(r rune) bool { return !unicode.IsGraphic(r) }) >= 0:
+		return fmt.Errorf("%s holds a control or formatting character, which a terminal would act on", quote(s))
+	}
+	return nil
+}
+
+// parse parses args into flags and into the operands given, in order: the
+// arguments that are not flags, which the flags may come before, between or
+// after. An operand with no argument for it is left as it is; an argument
+// past the operands is refused, quoted inert, after the usage. help reports
+// -h or -help: the flag package has printed the usage, and the command is
+// done.
+func parse(flags *flag.FlagSet, args []string, operands ...*string) (help bool, err error) {
+	for {
+		err = flags.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			return true, nil
+		case err != nil:
+			return false, err
+		case flags.NArg() == 0:
+			return false, nil
+		case len(operands) == 0:
+			flags.Usage()
+			return false, fmt.Errorf("unexpected argument %s", quote(flags.Arg(0)))
+		}
+		*operands[0] = flags.Arg(0)
+		operands, args = operands[1:], flags.Args()[1:]
+	}
 }
 
 // newLogger returns the server's logger, writing text lines to w; each
