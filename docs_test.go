@@ -705,34 +705,109 @@ func TestLessonImportsNoInternal(t *testing.T) {
 	assert.NotEmpty(t, f.Imports, "server.go imports nothing: is it still the lesson's server?")
 }
 
-// TestInternalsPath: the path of a call that docs/internals.md walks through
-// is true. Each step names a file, and functions and methods in
-// backticks, which must be declared in that file's package.
+// TestInternalsPath: the paths of a call that docs/internals.md walks
+// through are true, and counted. Each step names a file, and functions,
+// methods and types in backticks, which that file must declare; the first
+// of them must be called by a function of an earlier step, unless the step
+// before says go-sdk calls it; and the switches from file to file are as
+// many as the path's heading says, at most those issue 32 allows.
 func TestInternalsPath(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("docs", "internals.md"))
 	require.NoError(t, err)
 	_, section, ok := strings.Cut(string(data), "## One call's path, forward")
 	require.True(t, ok, "docs/internals.md has no section \"One call's path, forward\"")
 	section, _, _ = strings.Cut(section, "\n## ")
-	link := regexp.MustCompile(`\]\(\.\./([^)]+\.go)\)`)
-	name := regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*(?:\\.[A-Za-z_][A-Za-z0-9_]*)?)`")
-	declared := map[string]bool{}
-	for _, m := range link.FindAllStringSubmatch(section, -1) {
-		for d := range declarations(t, filepath.Dir(m[1])) {
-			declared[d] = true
-			declared[d[strings.LastIndex(d, ".")+1:]] = true // a method by its name alone
+	link := regexp.MustCompile(`^\[[^]]*\]\(\.\./([^)]+\.go)\)`)
+	name := regexp.MustCompile("`([A-Za-z_][A-Za-z0-9_]*)`")
+	most := map[string]int{"stdio": 12, "HTTP": 10}
+	paths := strings.Split(section, "\n### ")[1:]
+	require.Len(t, paths, len(most), "docs/internals.md walks a stdio call and an HTTP POST")
+	for _, path := range paths {
+		heading, body, _ := strings.Cut(path, "\n")
+		m := regexp.MustCompile(`: (\d+) switches$`).FindStringSubmatch(heading)
+		require.NotNil(t, m, "docs/internals.md's heading %q says no number of switches", heading)
+		type step struct {
+			file, text string
+			names      []string
 		}
-	}
-	steps := 0
-	for _, step := range regexp.MustCompile(`(?m)^\d+\. `).Split(section, -1)[1:] {
-		steps++
-		for _, m := range name.FindAllStringSubmatch(step, -1) {
-			if !strings.HasSuffix(m[1], ".go") && m[1] != "tools" {
-				assert.True(t, declared[m[1]], "docs/internals.md's path names %s, which no package it links declares", m[1])
+		var steps []step
+		for _, text := range regexp.MustCompile(`(?m)^\d+\. +`).Split(body, -1)[1:] {
+			l := link.FindStringSubmatch(text)
+			require.NotNil(t, l, "docs/internals.md, %s: a step does not start with the link to its file: %.60q", heading, text)
+			var names []string
+			for _, n := range name.FindAllStringSubmatch(text, -1) {
+				names = append(names, n[1])
+			}
+			require.NotEmpty(t, names, "docs/internals.md, %s: the step in %s names no function", heading, l[1])
+			steps = append(steps, step{l[1], text, names})
+		}
+		switches := 0
+		for i, s := range steps {
+			declared, _ := funcsOf(t, s.file)
+			for _, n := range s.names {
+				assert.True(t, declared[n], "docs/internals.md, %s, step %d: %s does not declare %s", heading, i+1, s.file, n)
+			}
+			if i == 0 {
+				continue
+			}
+			if s.file != steps[i-1].file {
+				switches++
+			}
+			if strings.Contains(steps[i-1].text, "go-sdk") {
+				continue // go-sdk calls it
+			}
+			called := false
+			for _, before := range steps[:i] {
+				_, calls := funcsOf(t, before.file)
+				for _, n := range before.names {
+					called = called || calls[n][s.names[0]]
+				}
+			}
+			assert.True(t, called, "docs/internals.md, %s, step %d: no function of a step before calls %s", heading, i+1, s.names[0])
+		}
+		assert.Equal(t, m[1], strconv.Itoa(switches), "docs/internals.md, %s: switches counted", heading)
+		for transport, n := range most {
+			if strings.Contains(heading, transport) {
+				assert.LessOrEqual(t, switches, n, "docs/internals.md, %s: too many switches", heading)
 			}
 		}
 	}
-	assert.GreaterOrEqual(t, steps, 3, "docs/internals.md's path has too few steps to be read")
+}
+
+// funcsOf returns what file declares (functions, methods by their names
+// alone, types), and the names each function or method calls.
+func funcsOf(t *testing.T, file string) (declared map[string]bool, calls map[string]map[string]bool) {
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	declared, calls = map[string]bool{}, map[string]map[string]bool{}
+	for _, decl := range f.Decls {
+		switch decl := decl.(type) {
+		case *ast.GenDecl:
+			for _, spec := range decl.Specs {
+				if ts, ok := spec.(*ast.TypeSpec); ok {
+					declared[ts.Name.Name] = true
+				}
+			}
+		case *ast.FuncDecl:
+			fn := decl.Name.Name
+			declared[fn] = true
+			if calls[fn] == nil {
+				calls[fn] = map[string]bool{}
+			}
+			ast.Inspect(decl, func(n ast.Node) bool {
+				if call, ok := n.(*ast.CallExpr); ok {
+					switch f := call.Fun.(type) {
+					case *ast.Ident:
+						calls[fn][f.Name] = true
+					case *ast.SelectorExpr:
+						calls[fn][f.Sel.Name] = true
+					}
+				}
+				return true
+			})
+		}
+	}
+	return declared, calls
 }
 
 // hostOrder is the order of the hosts in the table: docs/hosts.md's.

@@ -120,7 +120,7 @@ func TestShortfallRepliesAtEnd(t *testing.T) {
 
 // TestShortfallCodeZero: go-sdk#976. A request before initialize, or a
 // second initialize, is refused with code 0, which JSON-RPC does not have;
-// here with -32600 (protocol.Handshake).
+// here with -32600 (the handshake of protocol.Methods.Admit).
 func TestShortfallCodeZero(t *testing.T) {
 	lines := []string{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, wireInit, wireInit}
 	for _, server := range []struct {
@@ -132,8 +132,8 @@ func TestShortfallCodeZero(t *testing.T) {
 		require.Equal(t, 3, len(replies), "%s: replies", server.name)
 		for _, reply := range []string{replies[0], replies[2]} {
 			code, msg := errorOf(t, reply)
-			assert.Equal(t, server.want, code, "%s: %s (if go-sdk alone's is not 0, go-sdk#976 is fixed: delete protocol.Handshake, "+
-				"and the case of a second initialize in streamable.Handler.post)", server.name, msg)
+			assert.Equal(t, server.want, code, "%s: %s (if go-sdk alone's is not 0, go-sdk#976 is fixed: delete the handshake "+
+				"of protocol.Methods.Admit, and the case of Refusal.Handshake in streamable.Handler.post)", server.name, msg)
 		}
 	}
 }
@@ -167,8 +167,8 @@ func TestShortfallWords(t *testing.T) {
 	require.Equal(t, 4, len(replies), "replies")
 	_, msg := errorOf(t, replies[1])
 	assert.Contains(t, msg, "CallToolParamsRaw", "go-sdk no longer names its Go types in a params error: if its words "+
-		"for the lines of invalid_params.txtar are plain too, delete the decoding of params at the end of "+
-		"protocol.Methods.Check, and protocol.goKinds")
+		"for the lines of invalid_params.txtar are plain too, delete protocol.wrongParams, which "+
+		"protocol.Methods.Admit calls, and protocol.goKind")
 	assert.Contains(t, replies[2], "invalid reflect.Value", "go-sdk's validator no longer says this of a null argument: "+
 		"if its words for every mistake of TestInputErrors are plain too, delete protocol.argumentsProblem and its "+
 		"rewrite of the result in protocol.Middleware (keep protocol.withoutHostArguments)")

@@ -173,8 +173,7 @@ func argumentsProblem(schema *jsonschema.Schema, args json.RawMessage) string {
 	}
 	for _, name := range slices.Sorted(maps.Keys(given)) {
 		value, prop := given[name], schema.Properties[name]
-		want := map[string]string{"string": "a string", "number": "a number", "integer": "a number", "boolean": "a boolean",
-			"object": "an object", "array": "an array", "null": "null"}[prop.Type]
+		want := schemaKind(prop.Type)
 		switch {
 		case want != "" && kind(value) != want:
 			return fmt.Sprintf("argument %q must be %s, not %s", name, want, kind(value))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -163,9 +164,9 @@ func TestServed(t *testing.T) {
 	assert.True(t, Served(&mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}})["resources/read"])
 }
 
-// TestCheck is a table of requests, and the era Check puts each in, or the
+// TestAdmit is a table of requests, and the era Admit puts each in, or the
 // code and message it refuses each with.
-func TestCheck(t *testing.T) {
+func TestAdmit(t *testing.T) {
 	ms := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
 	tests := []struct {
 		name, method, params, header string
@@ -208,35 +209,36 @@ func TestCheck(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			id, _ := jsonrpc.MakeID(1.0)
+			data := `{"jsonrpc":"2.0","id":1,"method":` + strconv.Quote(tt.method)
 			if tt.name == "a request without an id" {
-				id = jsonrpc.ID{}
+				data = `{"jsonrpc":"2.0","method":` + strconv.Quote(tt.method)
 			}
-			req := &jsonrpc.Request{ID: id, Method: tt.method, Params: json.RawMessage(tt.params)}
-			modern, err := ms.Check(req, tt.header)
-			assert.Equal(t, tt.modern, modern, "Check(%s %s, header %q): modern", tt.method, tt.params, tt.header)
+			if tt.params != "" {
+				data += `,"params":` + tt.params
+			}
+			msg, err := ms.Admit([]byte(data+"}"), tt.header, tt.method != "initialize")
+			assert.Equal(t, tt.modern, msg.Modern, "Admit(%s %s, header %q): modern", tt.method, tt.params, tt.header)
 			if tt.code == 0 {
-				assert.NoError(t, err, "Check(%s %s, header %q)", tt.method, tt.params, tt.header)
+				assert.NoError(t, err, "Admit(%s %s, header %q)", tt.method, tt.params, tt.header)
 				return
 			}
-			var e *jsonrpc.Error
-			require.ErrorAs(t, err, &e, "Check(%s %s)", tt.method, tt.params)
-			assert.Equal(t, tt.code, e.Code, "Check(%s %s): %s", tt.method, tt.params, e.Message)
-			assert.Contains(t, e.Message, tt.msg, "Check(%s %s)", tt.method, tt.params)
-			assert.Less(t, len(e.Message), 3*MaxQuote, "Check(%.40s %.40s) quotes too much", tt.method, tt.params)
+			var r *Refusal
+			require.ErrorAs(t, err, &r, "Admit(%s %s)", tt.method, tt.params)
+			assert.Equal(t, tt.code, r.Err.Code, "Admit(%s %s): %s", tt.method, tt.params, r.Err.Message)
+			assert.Contains(t, r.Err.Message, tt.msg, "Admit(%s %s)", tt.method, tt.params)
+			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "Admit(%.40s %.40s) quotes too much", tt.method, tt.params)
 		})
 	}
 	// -32022 lists the versions served (MCP 2026-07-28, "Versioning").
-	id, _ := jsonrpc.MakeID(1.0)
-	_, err := ms.Check(&jsonrpc.Request{ID: id, Method: "tools/list", Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"v9"}}`)}, "")
-	var e *jsonrpc.Error
-	require.ErrorAs(t, err, &e)
-	assert.JSONEq(t, `{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"v9"}`, string(e.Data))
+	_, err := ms.Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"v9"}}}`), "", true)
+	var r *Refusal
+	require.ErrorAs(t, err, &r)
+	assert.JSONEq(t, `{"supported":["2026-07-28","2025-11-25","2025-06-18","2025-03-26","2024-11-05"],"requested":"v9"}`, string(r.Err.Data))
 	// It quotes a little of the version requested, not 8 MiB.
-	_, err = ms.Check(&jsonrpc.Request{ID: id, Method: "tools/list", Params: []byte(`{"_meta":{"io.modelcontextprotocol/protocolVersion":"` +
-		strings.Repeat("v", 100_000) + `"}}`)}, "")
-	require.ErrorAs(t, err, &e)
-	assert.Less(t, len(e.Data)+len(e.Message), 4*MaxQuote)
+	_, err = ms.Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"`+
+		strings.Repeat("v", 100_000)+`"}}}`), "", true)
+	require.ErrorAs(t, err, &r)
+	assert.Less(t, len(r.Err.Data)+len(r.Err.Message), 4*MaxQuote)
 }
 
 // TestKeptOfInitialize: a session keeps the version, the capabilities of
@@ -260,7 +262,9 @@ func TestInert(t *testing.T) {
 func TestKeptOfInitialize(t *testing.T) {
 	params := `{"protocolVersion":"2025-11-25","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
 		`"experimental":{"big":"` + strings.Repeat("x", 1<<20) + `"}},"clientInfo":{"name":"` + strings.Repeat("n", 1000) + `","version":"1","icons":[{"src":"a"}]}}`
-	kept := KeptOfInitialize(json.RawMessage(params))
+	msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":`+params+`}`), "", false)
+	require.NoError(t, err)
+	kept := msg.Request.Params
 	assert.Less(t, len(kept), 500)
 	assert.Contains(t, string(kept), `"protocolVersion":"2025-11-25"`)
 	assert.Contains(t, string(kept), `"roots":{"listChanged":true}`)
@@ -440,13 +444,13 @@ func TestHandshake(t *testing.T) {
 		{strings.Repeat("m", 100_000), false, `"mmm`},
 	}
 	for _, tt := range tests {
-		err := Handshake(tt.method, tt.initialized)
+		err := handshake(tt.method, tt.initialized)
 		if tt.msg == "" {
-			assert.NoError(t, err, "Handshake(%q, %v)", tt.method, tt.initialized)
+			assert.Nil(t, err, "Handshake(%q, %v)", tt.method, tt.initialized)
 			continue
 		}
-		var e *jsonrpc.Error
-		require.ErrorAs(t, err, &e, "Handshake(%.40q, %v)", tt.method, tt.initialized)
+		e := err
+		require.NotNil(t, e, "Handshake(%.40q, %v)", tt.method, tt.initialized)
 		assert.EqualValues(t, jsonrpc.CodeInvalidRequest, e.Code, "Handshake(%.40q, %v)", tt.method, tt.initialized)
 		assert.Contains(t, e.Message, tt.msg, "Handshake(%.40q, %v)", tt.method, tt.initialized)
 		assert.Less(t, len(e.Message), 3*MaxQuote, "Handshake(%.40q, %v) quotes too much", tt.method, tt.initialized)

@@ -18,7 +18,7 @@
 //     duplicate (PR #962), which Claude Code sends all the same
 //     (anthropics/claude-code#96183): the modern session.
 //   - Lines are read and queued without bound, whatever the client reads:
-//     admit's limits.
+//     enter's limits.
 //
 // At the end of input, every request read is answered before Serve
 // returns, while the client keeps reading, however long its replies take

@@ -949,7 +949,8 @@ func TestWriteOnlyEncodedReplies(t *testing.T) {
 	id, err := jsonrpc.MakeID("a")
 	require.NoError(t, err)
 	c := &conn{log: slog.New(slog.DiscardHandler), out: out, calls: map[int64]*call{1: {id: id, method: "tools/call"}},
-		progress: make(chan struct{}, 1), read: make(chan struct{}, 1), done: make(chan struct{})}
+		progress: make(chan struct{}, 1), read: make(chan struct{}, 1)}
+	c.ctx, c.stop = context.WithCancelCause(context.Background())
 	err = c.write(&jsonrpc.Response{ID: sdkID, Result: json.RawMessage(`{"not JSON`)})
 	require.Error(t, err)
 	assert.Empty(t, out.lines, "no line out")
@@ -969,8 +970,9 @@ func TestWriteOnlyEncodedReplies(t *testing.T) {
 // left to end with the process.
 func TestNothingAfterClose(t *testing.T) {
 	out := newOutput()
-	c := &conn{out: out, read: make(chan struct{}, 1), done: make(chan struct{})}
-	c.close(nil)
+	c := &conn{out: out, read: make(chan struct{}, 1)}
+	c.ctx, c.stop = context.WithCancelCause(context.Background())
+	c.stop(nil)
 	assert.ErrorIs(t, c.send([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`)), errClosed)
 	assert.Empty(t, out.partial, "nothing out")
 	assert.Empty(t, out.lines, "no line out")

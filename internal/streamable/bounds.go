@@ -1,8 +1,9 @@
 package streamable
 
-// This file is the shell around handler.go, and may be skipped as one: the
-// endpoint's limits, the connections (Conns), and ServeHTTP, which applies
-// every bound and protection before it hands a request to route, once.
+// This file holds the bounds of handler.go, and may be skipped as one: the
+// endpoint's limits, the connections (Conns), and bound, which ServeHTTP
+// calls once, first, for every bound and protection a request gets before
+// it is routed, and the read of a POST's body within its room.
 
 import (
 	"bytes"
@@ -156,23 +157,22 @@ type acceptedKey struct{}
 
 type connKey struct{}
 
-// ServeHTTP implements http.Handler. It applies, top to bottom, the bounds
-// every request gets, and the refusals that protect the server; it reads a
-// POST's body within its bounds; then it hands the request, with that body,
-// to route, and holds the body's room until route returns.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// bound applies, top to bottom, the bounds every request gets, and the
+// refusals that protect the server, and reads a POST's body within its
+// bounds. It returns that body, and the room it holds in the bytes in
+// flight, to be released once it is answered; or, if it answered the
+// request, false.
+func (h *Handler) bound(reply *replyDeadline, r *http.Request) (body []byte, room int64, ok bool) {
 	serving(r)
 	// A body that never comes must not hold the connection: net/http reads
 	// what a handler leaves of it, and would wait for ever. Nor may a reply
 	// its client does not read.
+	var w http.ResponseWriter = reply
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(h.bodyTimeout)) // not every ResponseWriter has deadlines
-	reply := &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
-	if r.ContentLength != 0 { // until it is read, net/http may wait for the body before it sends the reply
+	if r.ContentLength != 0 {                             // until it is read, net/http may wait for the body before it sends the reply
 		reply.timeout += h.bodyTimeout
 	}
-	defer reply.start() // for a reply net/http writes once the handler returns
-	w = reply
 	if accepted, ok := r.Context().Value(acceptedKey{}).(time.Time); ok && time.Since(accepted) >= h.maxAge {
 		w.Header().Set("Connection", "close")
 	} else {
@@ -186,40 +186,37 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.NewCrossOriginProtection().Check(&post) != nil:
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: a request from a web page of another site (Origin %q); "+
 			"this local server answers MCP clients only", protocol.Cut(r.Header.Get("Origin"), protocol.MaxQuote)))
-		return
+		return nil, 0, false
 	case local != nil && IsLoopback(local.String()) && !IsLoopback(r.Host): // DNS rebinding: go-sdk checks /mcp only, not every request
 		writeError(w, http.StatusForbidden, jsonrpc.ID{}, invalid("forbidden: Host %q is not a loopback name (a DNS rebinding attack?); "+
 			"use 127.0.0.1, [::1] or localhost", protocol.Cut(r.Host, protocol.MaxQuote)))
-		return
+		return nil, 0, false
 	}
-	var body []byte // of a POST to Path; route answers any other request without reading its body
-	if r.URL.Path == Path && r.Method == http.MethodPost {
+	if r.URL.Path == Path && r.Method == http.MethodPost { // route answers any other request without reading its body
 		if r.ContentLength > MaxBodySize {
 			h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
-			return
+			return nil, 0, false
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), h.bodyTimeout) // as the body's read deadline
 		defer cancel()
-		var room int64
 		var err error
 		body, room, err = h.read(ctx, http.MaxBytesReader(w, r.Body, MaxBodySize))
-		defer h.inFlight.Release(room)
 		var maxBytes *http.MaxBytesError
 		switch {
 		case errors.Is(err, errBusy):
 			w.Header().Set("Retry-After", "1")
 			h.refuse(w, r, http.StatusServiceUnavailable, protocol.Errorf(jsonrpc.CodeInternalError,
 				"server busy: %d bytes of requests are being read or served; retry", MaxInFlightSize))
-			return
+			return nil, room, false
 		case errors.As(err, &maxBytes):
 			h.refuse(w, r, http.StatusRequestEntityTooLarge, tooLarge)
-			return
+			return nil, room, false
 		case errors.Is(err, os.ErrDeadlineExceeded):
 			writeError(w, http.StatusRequestTimeout, jsonrpc.ID{}, invalid("the body did not arrive within %v", h.bodyTimeout))
-			return
+			return nil, room, false
 		case err != nil:
 			writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("reading the body: %v", err))
-			return
+			return nil, room, false
 		}
 		// Else net/http's background read would hit the deadline in a long call,
 		// and cancel it.
@@ -227,7 +224,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply.timeout = h.replyTimeout
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
-	h.route(w, r, body)
+	return body, room, true
 }
 
 // serving marks the connection of a request that a handler serves: it has
@@ -341,42 +338,6 @@ func (h *Handler) wait(ctx context.Context, room int64) bool {
 	defer h.waiting.Store(false)
 	return h.inFlight.Acquire(ctx, room) == nil
 }
-
-// A replyDeadline gives a reply, once it starts, timeout to go out: one its
-// client does not read ends its connection, and frees its room in the bytes
-// in flight. An event stream has none: it lasts as long as its session.
-// net/http keeps a deadline for the connection's next requests, so every
-// reply sets its own.
-type replyDeadline struct {
-	http.ResponseWriter
-	timeout time.Duration
-	started bool
-}
-
-func (d *replyDeadline) WriteHeader(status int) {
-	d.start()
-	d.ResponseWriter.WriteHeader(status)
-}
-
-func (d *replyDeadline) Write(b []byte) (int, error) {
-	d.start()
-	return d.ResponseWriter.Write(b)
-}
-
-func (d *replyDeadline) start() {
-	if d.started {
-		return
-	}
-	d.started = true
-	deadline := time.Now().Add(d.timeout)
-	if d.Header().Get("Content-Type") == "text/event-stream" {
-		deadline = time.Time{}
-	}
-	_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(deadline)
-}
-
-// Unwrap lets go-sdk's http.ResponseController flush event streams.
-func (d *replyDeadline) Unwrap() http.ResponseWriter { return d.ResponseWriter }
 
 // ConnState is the http.Server's ConnState: an idle connection waits for
 // the headers of its next request; a closed one makes room.

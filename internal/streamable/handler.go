@@ -34,7 +34,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -87,6 +86,18 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 		calls: map[call]*heldError{}}
 }
 
+// ServeHTTP implements http.Handler: once bound (bounds.go) has let a
+// request through, and read a POST's body, route answers it.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	reply := &replyDeadline{ResponseWriter: w, timeout: h.replyTimeout}
+	defer reply.start() // for a reply net/http writes once the handler returns
+	body, room, ok := h.bound(reply, r)
+	defer h.inFlight.Release(room)
+	if ok {
+		h.route(reply, r, body)
+	}
+}
+
 // route answers a request that ServeHTTP let through, and has a POST to
 // Path served; body is that POST's, read already.
 func (h *Handler) route(w http.ResponseWriter, r *http.Request, body []byte) {
@@ -116,43 +127,37 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	}
 }
 
-// post serves a POSTed message: it decodes it, checks a request, and has
+// post serves a POSTed message: it has it admitted (package protocol), and
 // the handler of its era serve it.
 func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
-	msg, err := protocol.Decode(body)
-	var refusal *protocol.Refusal
-	if errors.As(err, &refusal) {
-		writeError(w, http.StatusBadRequest, refusal.ID, refusal.Err)
-		return
-	}
-	req, ok := msg.(*jsonrpc.Request)
-	if !ok {
-		h.serve(h.legacy, w, r, jsonrpc.ID{}) // a client's response: go-sdk says 202
-		return
-	}
 	session := r.Header.Get("Mcp-Session-Id")
-	modern, err := h.methods.Check(req, r.Header.Get("MCP-Protocol-Version"))
-	var e *jsonrpc.Error
-	switch {
-	case err != nil && !req.IsCall():
+	msg, err := h.methods.Admit(body, r.Header.Get("MCP-Protocol-Version"), session != "")
+	var refusal *protocol.Refusal
+	errors.As(err, &refusal)
+	switch req := msg.Request; {
+	case refusal != nil && req == nil:
+		writeError(w, http.StatusBadRequest, refusal.ID, refusal.Err)
+	case msg.Response != nil:
+		h.serve(h.legacy, w, r, jsonrpc.ID{}) // a client's response: go-sdk says 202
+	case refusal != nil && refusal.Handshake: // a session is initialized once, first
+		writeError(w, http.StatusBadRequest, req.ID, refusal.Err)
+	case refusal != nil && !req.IsCall():
 		w.WriteHeader(http.StatusAccepted) // a notification is never answered; one not served is dropped
-	case errors.As(err, &e) && !modern:
-		writeError(w, http.StatusOK, req.ID, e) // as any other response, which legacy clients read
-	case errors.As(err, &e) && e.Code == jsonrpc.CodeMethodNotFound:
-		writeError(w, http.StatusNotFound, req.ID, e) // MCP 2026-07-28, Streamable HTTP
-	case errors.As(err, &e):
-		writeError(w, http.StatusBadRequest, req.ID, e)
-	case modern:
+	case refusal != nil && !msg.Modern:
+		writeError(w, http.StatusOK, req.ID, refusal.Err) // as any other response, which legacy clients read
+	case refusal != nil && refusal.Err.Code == jsonrpc.CodeMethodNotFound:
+		writeError(w, http.StatusNotFound, req.ID, refusal.Err) // MCP 2026-07-28, Streamable HTTP
+	case refusal != nil:
+		writeError(w, http.StatusBadRequest, req.ID, refusal.Err)
+	case msg.Modern:
 		// A 2026-07-28 request has no session (MCP 2026-07-28, Streamable
 		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): with it,
 		// it would share the ids of the 2025 session it names.
 		r.Header.Del("Mcp-Session-Id")
 		h.serve(h.modern, w, r, req.ID)
-	case errors.As(protocol.Handshake(req.Method, session != ""), &e): // a session is initialized once, first
-		writeError(w, http.StatusBadRequest, req.ID, e)
 	case session != "":
 		h.track(session, false)
-		if req.Method == "notifications/cancelled" && !h.cancel(session, req.Params) {
+		if req.Method == "notifications/cancelled" && !h.cancel(session, msg.Cancels) {
 			// It names no request being served, and MCP lets it be ignored.
 			// go-sdk cancels on a goroutine of its own, and could cancel a
 			// request that reaches it later, answering it with code 0.
@@ -160,8 +165,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 			return
 		}
 		h.serve(h.legacy, w, r, req.ID)
-	default:
-		req.Params = protocol.KeptOfInitialize(req.Params)
+	default: // initialize, with what a session keeps of it
 		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(kept)), int64(len(kept))
 		h.serve(h.legacy, w, r, req.ID)
@@ -185,7 +189,7 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		}
 		h.mu.Unlock()
 		if inUse { // as on stdio, under null: its own id would be read as the reply to the request in flight
-			writeError(w, http.StatusOK, jsonrpc.ID{}, invalid("id %s is in use by a request in flight", protocol.Cut(fmt.Sprint(id.Raw()), protocol.MaxQuote)))
+			writeError(w, http.StatusOK, jsonrpc.ID{}, protocol.InUse(id))
 			return true
 		}
 		defer func() {
@@ -275,8 +279,7 @@ func invalid(format string, args ...any) *jsonrpc.Error {
 
 // cancel marks the request that a notifications/cancelled names, if it is
 // being served, so that serve drops its reply, and reports whether it is.
-func (h *Handler) cancel(session string, params json.RawMessage) bool {
-	id := protocol.CancelledID(params)
+func (h *Handler) cancel(session string, id jsonrpc.ID) bool {
 	if !id.IsValid() {
 		return false // it names no request
 	}
@@ -311,3 +314,39 @@ func (h *Handler) track(id string, isNew bool) {
 		}
 	}
 }
+
+// A replyDeadline gives a reply, once it starts, timeout to go out: one its
+// client does not read ends its connection, and frees its room in the bytes
+// in flight. An event stream has none: it lasts as long as its session.
+// net/http keeps a deadline for the connection's next requests, so every
+// reply sets its own.
+type replyDeadline struct {
+	http.ResponseWriter
+	timeout time.Duration
+	started bool
+}
+
+func (d *replyDeadline) WriteHeader(status int) {
+	d.start()
+	d.ResponseWriter.WriteHeader(status)
+}
+
+func (d *replyDeadline) Write(b []byte) (int, error) {
+	d.start()
+	return d.ResponseWriter.Write(b)
+}
+
+func (d *replyDeadline) start() {
+	if d.started {
+		return
+	}
+	d.started = true
+	deadline := time.Now().Add(d.timeout)
+	if d.Header().Get("Content-Type") == "text/event-stream" {
+		deadline = time.Time{}
+	}
+	_ = http.NewResponseController(d.ResponseWriter).SetWriteDeadline(deadline)
+}
+
+// Unwrap lets go-sdk's http.ResponseController flush event streams.
+func (d *replyDeadline) Unwrap() http.ResponseWriter { return d.ResponseWriter }
