@@ -360,7 +360,7 @@ func TestToolCallLog(t *testing.T) {
 
 // TestRepeatedNames: a message with a name twice in one object is refused
 // with -32600 on both transports, before any decoder reads it its own way.
-// With "_meta" twice, the check of params (then Methods.Check), which keeps
+// With "_meta" twice, the check of params in Methods.Admit, which keeps
 // the first, saw a request of 2026-07-28, and go-sdk, which keeps the last
 // (null), one of no revision, and answered it with code 0 on stdio.
 func TestRepeatedNames(t *testing.T) {

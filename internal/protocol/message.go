@@ -315,7 +315,7 @@ type member struct {
 // §4, lets each decoder read it as it will; RFC 7493, I-JSON, forbids it),
 // since the decoders a request passes through read it differently:
 // decoding into a struct keeps the first of "_meta":{…},"_meta":null (null
-// leaves a struct as it was), into a map the last. Check saw a request of
+// leaves a struct as it was), into a map the last. Admit saw a request of
 // 2026-07-28, go-sdk one of no revision, and answered it with code 0; and
 // go-sdk validates a tool's arguments as a map, while the tool reads them
 // into a struct. One rule for every object is simpler than a list of the

@@ -67,7 +67,7 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"1.0","Id":2,"method":"ping"}`, code: -32600, msg: `"jsonrpc" must be "2.0"`},
 		{line: `{"jsonrpc":"2.0","ID":2,"method":"ping","params":{"x":` + nest(100) + `}}`, code: -32600, msg: "more than 64 levels deep"},
 		// A name twice in one object is read differently by different
-		// decoders: Check, a struct, kept the first _meta; go-sdk, a map,
+		// decoders: Admit, a struct, kept the first _meta; go-sdk, a map,
 		// the last, null, and answered the request as of no revision.
 		{line: `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{` + modernMeta + `,"_meta":null}}`, code: -32600, id: 1.0,
 			msg: `the name "_meta" appears twice in one object, at byte 169`},

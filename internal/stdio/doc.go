@@ -1,13 +1,15 @@
 // Package stdio serves an MCP server over standard input and output, one
 // JSON-RPC message a line (MCP 2025-11-25 and 2026-07-28, "stdio"), as
 // go-sdk's server.Run(ctx, &mcp.StdioTransport{}) does, without letting a
-// client's mistakes end or stall the session. A line goes forward: read
-// (readLoop), decoded and checked (package protocol), admitted, handed to
-// the session of its revision; its reply comes back through write. Each
-// go-sdk v1.8.0 shortfall, and what to delete once it is fixed upstream:
+// client's mistakes end or stall the session. stdio.go reads top to bottom
+// in the order a line lives: read (readLoop, readLine), admitted
+// (handle, with protocol.Methods.Admit), recorded in flight (enter),
+// handed to the session of its revision; its reply goes out through write
+// and send; at the end of input, drain and abandon; trace. Each go-sdk
+// v1.8.0 shortfall, and what to delete once it is fixed upstream:
 //
 //   - A line that is not JSON ends the session (go-sdk#1209; PR #1210
-//     recovers syntax errors only): protocol.Decode answers it.
+//     recovers syntax errors only): protocol.Methods.Admit answers it.
 //   - Replies still to come are lost when the input ends (go-sdk#1061,
 //     PR #1067): drain.
 //   - A cancellation is looked up on a goroutine of its own, so it can

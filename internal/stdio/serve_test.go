@@ -456,8 +456,8 @@ func TestDuplicateID(t *testing.T) {
 // TestRefusalUnderIDInFlight: a message refused that has the id of a
 // request in flight is answered under null, as a request that reuses the
 // id is, lest the client take the refusal for the first's answer: refused
-// by Decode ("jsonrpc" 1.0), by Check (a method not served), by Handshake
-// (initialize again). Member names are case-sensitive (JSON-RPC 2.0, §4):
+// by Admit in decoding ("jsonrpc" 1.0), checking (a method not served), or
+// the handshake (initialize again). Member names are case-sensitive (JSON-RPC 2.0, §4):
 // "ID" is no id, so a refusal does not name one, and a request with it is
 // a notification, ignored.
 func TestRefusalUnderIDInFlight(t *testing.T) {
