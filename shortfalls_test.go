@@ -68,14 +68,14 @@ func errorOf(t *testing.T, line string) (int64, string) {
 // TestShortfallBadLine: go-sdk#1209 (fix in PR #1210). A line that is not
 // JSON ends go-sdk's session; here it is answered with -32700, and the
 // session goes on. Nothing is to delete when it is fixed: internal/stdio
-// reads lines itself, for its other guarantees, and protocol.Decode
+// reads lines itself, for its other guarantees, and protocol.Methods.Admit
 // answers them; the fix lets go-sdk's own transport keep this one.
 func TestShortfallBadLine(t *testing.T) {
 	lines := []string{`not json`, `{"jsonrpc":"2.0","id":1,"method":"ping"}`}
 	replies, status := start(t, bareCommand(t)).converse(t, lines...)
 	if assert.Empty(t, replies, "go-sdk#1209 is fixed: go-sdk answers a line that is not JSON, and goes on. "+
 		"That deletes nothing: stdio.conn.readLoop reads lines for the limits, both eras, the drain and cancellation, "+
-		"and protocol.Decode must answer what go-sdk never sees; strike #1209 from internal/stdio's package doc") {
+		"and protocol.Methods.Admit must answer what go-sdk never sees; strike #1209 from internal/stdio's package doc") {
 		assert.Equal(t, 1, status, "go-sdk alone: exit status")
 	}
 	replies, status = start(t, serverCommand(t)).converse(t, lines...)

@@ -2,7 +2,7 @@
 // both transports, where go-sdk v1.8.0 falls short, in one vocabulary both
 // speak. Each part says what to delete once go-sdk fixes what it covers:
 //
-//   - Admit reads a message once (Decode) and admits it, for either
+//   - Admit reads a message once (decode) and admits it, for either
 //     transport: it refuses one go-sdk's decoder would end the stdio
 //     session on (go-sdk#1209; PR #1210 recovers syntax errors only) or
 //     misread (an id of null, or 6.5, a name twice in one object); what

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The way in: Admit reads a message (Decode, shapeOf) and admits it. All a
+// The way in: Admit reads a message (decode, shapeOf) and admits it. All a
 // message admitted needs is in this file, so that its way to go-sdk stays
 // in one (docs/internals.md counts it); rules.go holds the rest of the
 // refusals, words.go their words.
@@ -24,7 +24,7 @@ import (
 // A Message is a message read and admitted: what a transport hands to
 // go-sdk, or acts on itself.
 type Message struct {
-	Request  *jsonrpc.Request  // a request or a notification, its params as kept (initialize's: kept); or nil
+	Request  *jsonrpc.Request  // a request or a notification, its params (of initialize, only what a session keeps); or nil
 	Response *jsonrpc.Response // or a response, which the server, sending no requests, never answers
 	Modern   bool              // of MCP 2026-07-28: its version in _meta or the header, or server/discover
 	Cancels  jsonrpc.ID        // of notifications/cancelled: the request it names, exactly as sent, or the zero ID
@@ -40,7 +40,7 @@ type Refusal struct {
 
 func (r *Refusal) Error() string { return r.Err.Message }
 
-// Admit reads data, one message (Decode), and admits it, once for either
+// Admit reads data, one message (decode), and admits it, once for either
 // transport. header is the MCP-Protocol-Version header ("" on stdio), and
 // initialized whether the 2025 session of the message has admitted
 // initialize. Its params are decoded once, into their method's type, which
@@ -56,7 +56,7 @@ func (r *Refusal) Error() string { return r.Err.Message }
 // refused comes back as far as it was read (its Request, Modern), for the
 // transport to choose how to answer.
 func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, error) {
-	decoded, err := Decode(data)
+	decoded, err := decode(data)
 	if err != nil {
 		return Message{}, err
 	}
@@ -172,7 +172,7 @@ const (
 	maxValues  = 10_000
 )
 
-// Decode reads the message in data, a stdio line or an HTTP body, in one
+// decode reads the message in data, a stdio line or an HTTP body, in one
 // pass of a decoder that copies nothing, as go-sdk's own decoder does not:
 // it allocates 64 KiB a message, and a flood of notifications is read
 // some thirty times slower. It refuses what go-sdk's decoder lets through:
@@ -185,7 +185,7 @@ const (
 // for data that is not JSON, -32600 for JSON that is not a JSON-RPC 2.0
 // request. A response, even a malformed one, is a *jsonrpc.Response, which
 // the server never answers: two peers must not answer each other for ever.
-func Decode(data []byte) (jsonrpc.Message, error) {
+func decode(data []byte) (jsonrpc.Message, error) {
 	shape := shapeOf(data)
 	switch {
 	case shape.depth > maxNesting:
@@ -232,7 +232,7 @@ func text(raw json.RawMessage) (string, bool) {
 }
 
 // idOf returns the id in raw, a message's "id" member as sent, or the zero
-// ID if there is none that MCP allows (badID). Decode and its refusals
+// ID if there is none that MCP allows (badID). decode and its refusals
 // take raw from a member named "id" exactly: JSON-RPC member names are
 // case-sensitive, and "ID" is another member, which the struct decoding of
 // encoding/json would take for "id".
@@ -389,7 +389,7 @@ func nameOf(quoted []byte) []byte {
 	}
 	var name string
 	if json.Unmarshal(quoted, &name) != nil {
-		return quoted // not JSON, which Decode refuses for that
+		return quoted // not JSON, which decode refuses for that
 	}
 	return []byte(name)
 }
@@ -435,5 +435,5 @@ func kind(data []byte) string {
 			return k.name
 		}
 	}
-	return "a number" // or what is not JSON, which Decode refuses
+	return "a number" // or what is not JSON, which decode refuses
 }

@@ -21,7 +21,7 @@ import (
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}`
 
-// TestDecode is a table of lines and what Decode makes of each: a request
+// TestDecode is a table of lines and what decode makes of each: a request
 // (its method), a response, or a refusal (its code, id and message).
 func TestDecode(t *testing.T) {
 	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
@@ -94,28 +94,28 @@ func TestDecode(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(Cut(tt.line, 60), func(t *testing.T) {
-			msg, err := Decode([]byte(tt.line))
+			msg, err := decode([]byte(tt.line))
 			if tt.code == 0 {
-				require.NoError(t, err, "Decode(%.80q)", tt.line)
+				require.NoError(t, err, "decode(%.80q)", tt.line)
 				if req, ok := msg.(*jsonrpc.Request); ok {
-					assert.Equal(t, tt.method, req.Method, "Decode(%.80q)", tt.line)
+					assert.Equal(t, tt.method, req.Method, "decode(%.80q)", tt.line)
 				}
 				_, isResponse := msg.(*jsonrpc.Response)
-				assert.Equal(t, tt.response, isResponse, "Decode(%.80q) is a response", tt.line)
+				assert.Equal(t, tt.response, isResponse, "decode(%.80q) is a response", tt.line)
 				return
 			}
 			var r *Refusal
-			require.ErrorAs(t, err, &r, "Decode(%.80q)", tt.line)
-			assert.Equal(t, tt.code, r.Err.Code, "Decode(%.80q): %s", tt.line, r.Err.Message)
+			require.ErrorAs(t, err, &r, "decode(%.80q)", tt.line)
+			assert.Equal(t, tt.code, r.Err.Code, "decode(%.80q): %s", tt.line, r.Err.Message)
 			want, _ := jsonrpc.MakeID(tt.id)
-			assert.Equal(t, want, r.ID, "Decode(%.80q): id", tt.line)
-			assert.Contains(t, r.Err.Message, tt.msg, "Decode(%.80q)", tt.line)
-			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "Decode(%.80q) quotes too much", tt.line)
+			assert.Equal(t, want, r.ID, "decode(%.80q): id", tt.line)
+			assert.Contains(t, r.Err.Message, tt.msg, "decode(%.80q)", tt.line)
+			assert.Less(t, len(r.Err.Message), 2*MaxQuote, "decode(%.80q) quotes too much", tt.line)
 		})
 	}
 }
 
-// FuzzDecode: whatever a line holds, Decode does not panic, and refuses
+// FuzzDecode: whatever a line holds, decode does not panic, and refuses
 // it, if it does, with -32700 or -32600 and a message of a few hundred
 // bytes at most.
 //
@@ -126,11 +126,11 @@ func FuzzDecode(f *testing.F) {
 		f.Add(line)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		_, err := Decode([]byte(line))
+		_, err := decode([]byte(line))
 		var r *Refusal
 		if errors.As(err, &r) {
-			assert.Contains(t, []int64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest}, r.Err.Code, "Decode(%q)", line)
-			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "Decode(%q)", line)
+			assert.Contains(t, []int64{jsonrpc.CodeParseError, jsonrpc.CodeInvalidRequest}, r.Err.Code, "decode(%q)", line)
+			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "decode(%q)", line)
 		}
 	})
 }

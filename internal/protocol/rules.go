@@ -16,7 +16,7 @@ import (
 )
 
 // What MCP allows a client to send, and how a message refused is told so:
-// the methods served, and the refusals Admit and Decode give.
+// the methods served, and the refusals Admit and decode give.
 
 // ModernVersion is the first MCP revision without an initialize handshake,
 // where each request carries its protocol version in _meta (SEP-2575).
@@ -172,7 +172,7 @@ func refuse(id jsonrpc.ID, format string, args ...any) *Refusal {
 // members returns the members of the object in data by name, or nil if
 // data is not one: encoding/json reads a message refused before it is
 // decoded, with no more than a scan of the rest, up to 10,000 levels deep
-// (segjson, which Decode reads with, would recurse as deep as data goes).
+// (segjson, which decode reads with, would recurse as deep as data goes).
 func members(data []byte) map[string]json.RawMessage {
 	var m map[string]json.RawMessage
 	if json.Unmarshal(data, &m) != nil {

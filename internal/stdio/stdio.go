@@ -71,6 +71,7 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
 	for _, s := range []*session{c.legacy, c.modern} {
 		if _, err := server.Connect(ctx, s, nil); err != nil {
+			c.stop(err)
 			return err
 		}
 	}
@@ -257,17 +258,6 @@ func (c *conn) enter(req *jsonrpc.Request, size int, s *session) (int64, error) 
 	return c.lastID, nil
 }
 
-// find returns the call in flight, not cancelled, with the client's id;
-// mu is held.
-func (c *conn) find(id jsonrpc.ID) *call {
-	for _, cl := range c.calls {
-		if cl.id == id && !cl.idFree {
-			return cl
-		}
-	}
-	return nil
-}
-
 // cancel marks the request in flight with the client's id, but initialize
 // (MCP, "Cancellation"), as cancelled, its id free and its reply to be
 // dropped, and hands the cancellation, under the id go-sdk knows, to its
@@ -380,6 +370,17 @@ func (c *conn) refuse(id jsonrpc.ID, err error) {
 	}
 	c.mu.Unlock()
 	c.reply(id, err)
+}
+
+// find returns the call in flight, not cancelled, with the client's id;
+// mu is held.
+func (c *conn) find(id jsonrpc.ID) *call {
+	for _, cl := range c.calls {
+		if cl.id == id && !cl.idFree {
+			return cl
+		}
+	}
+	return nil
 }
 
 // reply writes the error reply to a message go-sdk does not see.
