@@ -22,12 +22,14 @@
 //     initialize; on the connections (Conns), so that those held without
 //     a request do not keep a new one waiting.
 //
-// A request crosses two files once. bounds.go, which a reader may skip, is
-// the shell: the connections (Conns), and ServeHTTP, which applies every
-// bound and protection, reads a POST's body, and hands the request to
-// route. handler.go is what MCP needs: route, post, which decodes a
-// message, checks it and picks its era, and serve, which has go-sdk's
-// handler serve it.
+// Two files: handler.go is what MCP needs, in the order a request lives:
+// ServeHTTP, which has bound (bounds.go) apply every bound and protection
+// first, once, and read a POST's body within its room; route; post, which
+// has the message admitted (protocol.Methods.Admit) and picks its era; and
+// serve, which has go-sdk's handler serve it, and whose writers hold back
+// go-sdk's errors and give a reply its time to go out. bounds.go, which a
+// reader may skip, holds the endpoint's limits, the connections (Conns),
+// bound and the body's read.
 package streamable
 
 import (
