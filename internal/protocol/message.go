@@ -28,7 +28,7 @@ type Message struct {
 	Response *jsonrpc.Response // or a response, which the server, sending no requests, never answers
 	Modern   bool              // of MCP 2026-07-28: its version in _meta or the header, or server/discover
 	Cancels  jsonrpc.ID        // of notifications/cancelled: the request it names, exactly as sent, or the zero ID
-	Reason   any               // of notifications/cancelled: why, for the log
+	Reason   string            // of notifications/cancelled: why, for the log: its text, or its JSON
 }
 
 // A Refusal is the error reply to a message refused before go-sdk sees it.
@@ -65,20 +65,26 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 		return Message{Response: decoded.(*jsonrpc.Response)}, nil
 	}
 	m, known := methods[req.Method]
-	var p withMeta = &metaOnly{}
-	if known {
-		p = m.params()
-	}
+	var p withMeta // the params in their method's type, if it is known
 	var typeErr error
-	if kind(req.Params) == "an object" {
-		if _, typeErr = segjson.Parse(req.Params, p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy); typeErr != nil {
-			p = &metaOnly{}
-			_, _ = segjson.Parse(req.Params, p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
-		}
+	isObject := kind(req.Params) == "an object"
+	if known && isObject {
+		p = m.params()
+		_, typeErr = segjson.Parse(req.Params, p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
 	}
-	v, hasVersion := p.GetMeta()[mcp.MetaKeyProtocolVersion]
-	hasVersion = hasVersion && req.IsCall()
-	version, _ := v.(string) // "" if not a string
+	version, hasVersion := "", false // only a request carries its version (MCP 2026-07-28)
+	if req.IsCall() && p != nil && typeErr == nil {
+		var v any
+		v, hasVersion = p.GetMeta()[mcp.MetaKeyProtocolVersion]
+		version, _ = v.(string) // "" if not a string
+	} else if req.IsCall() && isObject {
+		// An unknown method's params, or params refused: segjson stops at
+		// the first value of a wrong type, so _meta's version is read alone.
+		var vo versionOnly
+		_, _ = segjson.Parse(req.Params, &vo, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
+		hasVersion = vo.Meta.Version != nil
+		_ = json.Unmarshal(vo.Meta.Version, &version) // "" if not a string
+	}
 	msg := Message{Request: req, Modern: hasVersion || header >= ModernVersion || req.Method == "server/discover"}
 	refuse := func(e *jsonrpc.Error) (Message, error) { return msg, &Refusal{ID: req.ID, Err: e} }
 	notification := strings.HasPrefix(req.Method, "notifications/")
@@ -109,13 +115,18 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 	}
 	switch p := p.(type) {
 	case *cancelledParams:
-		msg.Cancels, msg.Reason = idOf(p.RequestID), p.Reason
+		msg.Cancels, msg.Reason = idOf(p.RequestID), string(p.Reason)
+		if text, ok := text(p.Reason); ok {
+			msg.Reason = text
+		}
 	case *mcp.InitializeParams:
 		if !msg.Modern {
 			req.Params = kept(p)
 		}
 	}
-	if !msg.Modern {
+	// A cancellation may name a 2026-07-28 request, which no handshake
+	// precedes: on stdio, a notification carries no version.
+	if !msg.Modern && req.Method != "notifications/cancelled" {
 		if err := handshake(req.Method, initialized); err != nil {
 			return msg, &Refusal{ID: req.ID, Err: err, Handshake: true}
 		}
@@ -124,25 +135,25 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 }
 
 // withMeta are params as Admit decodes them: each of go-sdk's types of
-// params, and the two below, has its _meta.
+// params, and cancelledParams, has its _meta.
 type withMeta interface{ GetMeta() map[string]any }
 
-// metaOnly are the params of a method not known, as far as Admit reads
-// them: their _meta.
-type metaOnly struct {
-	Meta mcp.Meta `json:"_meta,omitempty"`
+// versionOnly are params as far as the protocol version in their _meta.
+type versionOnly struct {
+	Meta struct {
+		Version json.RawMessage `json:"io.modelcontextprotocol/protocolVersion"` // mcp.MetaKeyProtocolVersion
+	} `json:"_meta"`
 }
-
-func (p *metaOnly) GetMeta() map[string]any { return p.Meta }
 
 // cancelledParams are notifications/cancelled params as Admit reads them:
 // the id as sent, for idOf, since mcp.CancelledParams reads 7.5 as a
 // float64, which jsonrpc.MakeID makes 7 (that would cancel a request the
-// client did not name), and a reason of any kind, for the log.
+// client did not name), and a reason as sent, for the log, whatever it
+// holds (1e400, which no float64 holds, too).
 type cancelledParams struct {
 	Meta      mcp.Meta        `json:"_meta,omitempty"`
 	RequestID json.RawMessage `json:"requestId"`
-	Reason    any             `json:"reason,omitempty"`
+	Reason    json.RawMessage `json:"reason,omitempty"`
 }
 
 func (p *cancelledParams) GetMeta() map[string]any { return p.Meta }

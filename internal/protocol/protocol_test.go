@@ -205,12 +205,17 @@ func TestAdmit(t *testing.T) {
 			`tools/list params: "_meta.progressToken" is 1e400, out of range: a number here must be within ±1.8e+308`},
 		{"a number out of range in experimental", "initialize", `{"capabilities":{"experimental":{"x":-1e400}}}`, "", false, -32602,
 			`"capabilities.experimental.x" is -1e400, out of range`},
+		{"a notification's version is not read", "notifications/initialized", `{` + modernMeta + `}`, "", false, 0, ""},
+		{"a number out of range beside the version", "tools/list", `{` + modernMeta[:len(modernMeta)-1] + `,"x":1e400}}`, "", true, -32602,
+			`"_meta.x" is 1e400, out of range`},
+		{"a number out of range beside the version, over HTTP", "tools/list", `{` + modernMeta[:len(modernMeta)-1] + `,"x":1e400}}`, "2026-07-28", true, -32602,
+			`"_meta.x" is 1e400, out of range`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := `{"jsonrpc":"2.0","id":1,"method":` + strconv.Quote(tt.method)
-			if tt.name == "a request without an id" {
+			if tt.name == "a request without an id" || tt.name == "a notification's version is not read" {
 				data = `{"jsonrpc":"2.0","method":` + strconv.Quote(tt.method)
 			}
 			if tt.params != "" {
@@ -260,13 +265,13 @@ func TestInert(t *testing.T) {
 }
 
 func TestKeptOfInitialize(t *testing.T) {
-	params := `{"protocolVersion":"2025-11-25","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
+	params := `{"protocolVersion":"2025-11-25` + strings.Repeat("v", 1<<20) + `","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
 		`"experimental":{"big":"` + strings.Repeat("x", 1<<20) + `"}},"clientInfo":{"name":"` + strings.Repeat("n", 1000) + `","version":"1","icons":[{"src":"a"}]}}`
 	msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":`+params+`}`), "", false)
 	require.NoError(t, err)
 	kept := msg.Request.Params
-	assert.Less(t, len(kept), 500)
-	assert.Contains(t, string(kept), `"protocolVersion":"2025-11-25"`)
+	assert.Less(t, len(kept), 1000)
+	assert.Contains(t, string(kept), `"protocolVersion":"2025-11-25vvv`, "the version, cut")
 	assert.Contains(t, string(kept), `"roots":{"listChanged":true}`)
 	assert.Contains(t, string(kept), `"sampling":{}`)
 	assert.Contains(t, string(kept), `"version":"1"`)

@@ -113,6 +113,7 @@ func kept(p *mcp.InitializeParams) json.RawMessage {
 	if p.Capabilities != nil {
 		p.Capabilities.Experimental, p.Capabilities.Extensions = nil, nil
 	}
+	p.ProtocolVersion = Cut(p.ProtocolVersion, maxKept) // none is longer: go-sdk answers one it knows
 	if p.ClientInfo != nil {
 		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, maxKept), Version: Cut(p.ClientInfo.Version, maxKept)}
 	}

@@ -506,6 +506,20 @@ func TestCancel(t *testing.T) {
 	assert.Empty(t, c.out.lines, "no more replies")
 }
 
+// TestCancelWithoutInitialize: a 2026-07-28 client sends no initialize, and
+// its cancellations, which carry no version, cancel all the same: the
+// handshake is a rule of requests, not of notifications.
+func TestCancelWithoutInitialize(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hold","arguments":{"message":"m"},` + modernMeta + `}}`)
+	c.heldNow()
+	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":1e400}}`)
+	c.logged("request cancelled by the client")
+	c.logged("dropped a reply to a request cancelled")
+	require.NoError(t, c.end())
+	assert.Empty(t, c.out.lines, "no reply to the request cancelled")
+}
+
 // TestCancelNamesExactly: a cancellation names a request by the member
 // "requestId", spelled so, holding the id as sent: "RequestId", or 7.5
 // for 7, names none, though encoding/json and jsonrpc.MakeID would read

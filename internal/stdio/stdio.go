@@ -262,7 +262,7 @@ func (c *conn) enter(req *jsonrpc.Request, size int, s *session) (int64, error) 
 // (MCP, "Cancellation"), as cancelled, its id free and its reply to be
 // dropped, and hands the cancellation, under the id go-sdk knows, to its
 // session; it ignores any other.
-func (c *conn) cancel(id jsonrpc.ID, reason any) {
+func (c *conn) cancel(id jsonrpc.ID, reason string) {
 	if !id.IsValid() { // a bad one names no request
 		return
 	}

@@ -157,7 +157,12 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 		// it would share the ids of the 2025 session it names.
 		r.Header.Del("Mcp-Session-Id")
 		h.serve(h.modern, w, r, req.ID)
-	case session != "":
+	case req.Method == "initialize": // with what a session keeps of it
+		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
+		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(kept)), int64(len(kept))
+		h.serve(h.legacy, w, r, req.ID)
+		h.track(w.Header().Get("Mcp-Session-Id"), true) // "" if initialize failed
+	default:
 		h.track(session, false)
 		if req.Method == "notifications/cancelled" && !h.cancel(session, msg.Cancels) {
 			// It names no request being served, and MCP lets it be ignored.
@@ -167,11 +172,6 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 			return
 		}
 		h.serve(h.legacy, w, r, req.ID)
-	default: // initialize, with what a session keeps of it
-		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
-		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(kept)), int64(len(kept))
-		h.serve(h.legacy, w, r, req.ID)
-		h.track(w.Header().Get("Mcp-Session-Id"), true) // "" if initialize failed
 	}
 }
 

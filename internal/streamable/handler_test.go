@@ -227,6 +227,8 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 		{"unknown session", "POST", s.url, `{"jsonrpc":"2.0","id":6,"method":"tools/list"}`, []string{"Mcp-Session-Id", "nope"},
 			404, -32600, "6", "session not found: it has ended"},
 		{"second initialize", "POST", s.url, initialize, []string{"Mcp-Session-Id", sid}, 400, -32600, "1", "initialized already"},
+		{"a notification without a session", "POST", s.url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil, 400, -32600, "null",
+			"before initialize: send initialize first"},
 		{"unknown method, legacy", "POST", s.url, `{"jsonrpc":"2.0","id":7,"method":"resources/list"}`, []string{"Mcp-Session-Id", sid},
 			200, -32601, "7", "does not advertise the resources capability"},
 		{"bad params, legacy", "POST", s.url, `{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":5}}`, []string{"Mcp-Session-Id", sid},
@@ -416,6 +418,24 @@ func TestCancelOfNoRequest(t *testing.T) {
 		assert.Equal(t, "notifications/initialized", note, "the first notification go-sdk received")
 	case <-time.After(failAfter):
 		t.Fatal("go-sdk received no notification")
+	}
+}
+
+// TestNotificationsAccepted: a notification is never answered; one that
+// carries a protocol version in _meta, which only a request carries, and a
+// cancellation without a session (it may name a request of 2026-07-28,
+// which has none) are accepted, and dropped.
+func TestNotificationsAccepted(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	for _, tt := range []struct{ body, header string }{
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + modernMeta + `}}`, "2026-07-28"},
+		{`{"jsonrpc":"2.0","method":"notifications/initialized","params":{` + modernMeta + `}}`, "2099-01-01"},
+		{`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`, ""},
+	} {
+		r := do(t, http.MethodPost, s.url, tt.body, "MCP-Protocol-Version", tt.header)
+		assert.Equal(t, http.StatusAccepted, r.status, "%s, header %q: %s", tt.body, tt.header, r.body)
+		assert.Empty(t, r.body, "%s, header %q", tt.body, tt.header)
 	}
 }
 
