@@ -231,6 +231,9 @@ func TestAdmit(t *testing.T) {
 			require.ErrorAs(t, err, &r, "Admit(%s %s)", tt.method, tt.params)
 			assert.Equal(t, tt.code, r.Err.Code, "Admit(%s %s): %s", tt.method, tt.params, r.Err.Message)
 			assert.Contains(t, r.Err.Message, tt.msg, "Admit(%s %s)", tt.method, tt.params)
+			if tt.name == "unknown method" { // not "not advertised": no capability serves it
+				assert.Equal(t, tt.msg, r.Err.Message, "Admit(%s %s)", tt.method, tt.params)
+			}
 			assert.Less(t, len(r.Err.Message), 3*MaxQuote, "Admit(%.40s %.40s) quotes too much", tt.method, tt.params)
 		})
 	}

@@ -171,3 +171,34 @@ func TestConnsMakeRoom(t *testing.T) {
 	assert.Equal(t, 3, n, "connections open")
 	_ = servedClient.Close()
 }
+
+// TestConnsGrace: a connection that has waited for its headers less than
+// ConnGrace is not closed to make room: the new one waits.
+func TestConnsGrace(t *testing.T) {
+	t.Parallel()
+	ln := pipes{clients: make(chan net.Conn, 10)}
+	conns := LimitConns(ln, 1)
+	conns.grace = time.Hour
+	type accepted struct {
+		c   net.Conn
+		err error
+	}
+	done := make(chan accepted, 2)
+	accept := func() {
+		c, err := conns.Accept()
+		done <- accepted{c, err}
+	}
+	go accept()
+	first := receive(t, done, "the first Accept")
+	require.NoError(t, first.err)
+	firstClient := receive(t, ln.clients, "the first client's end")
+	require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
+	go accept()
+	receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
+	within(t, "ConnState", func() { conns.ConnState(first.c, http.StateClosed) })
+	second := receive(t, done, "the Accept waiting, once the first connection is closed by net/http")
+	require.NoError(t, second.err)
+	go func() { _, _ = first.c.Write([]byte("x")) }()
+	_, err := firstClient.Read(make([]byte, 1))
+	assert.NoError(t, err, "the first connection, within its grace, was not closed to make room")
+}
