@@ -741,9 +741,21 @@ func TestInternalsPath(t *testing.T) {
 			require.NotEmpty(t, names, "docs/internals.md, %s: the step in %s names no function", heading, l[1])
 			steps = append(steps, step{l[1], text, names})
 		}
+		type funcs struct {
+			declared map[string]bool
+			calls    map[string]map[string]bool
+		}
+		parsed := map[string]funcs{} // by file: each is parsed once
+		of := func(file string) funcs {
+			if _, ok := parsed[file]; !ok {
+				declared, calls := funcsOf(t, file)
+				parsed[file] = funcs{declared, calls}
+			}
+			return parsed[file]
+		}
 		switches := 0
 		for i, s := range steps {
-			declared, _ := funcsOf(t, s.file)
+			declared := of(s.file).declared
 			for _, n := range s.names {
 				assert.True(t, declared[n], "docs/internals.md, %s, step %d: %s does not declare %s", heading, i+1, s.file, n)
 			}
@@ -758,7 +770,7 @@ func TestInternalsPath(t *testing.T) {
 			}
 			called := false
 			for _, before := range steps[:i] {
-				_, calls := funcsOf(t, before.file)
+				calls := of(before.file).calls
 				for _, n := range before.names {
 					called = called || calls[n][s.names[0]]
 				}

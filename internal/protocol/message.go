@@ -67,7 +67,8 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 	m, known := methods[req.Method]
 	var p withMeta // the params in their method's type, if it is known
 	var typeErr error
-	isObject := kind(req.Params) == "an object"
+	kind := kind(req.Params)
+	isObject := kind == "an object"
 	if known && isObject {
 		p = m.params()
 		_, typeErr = segjson.Parse(req.Params, p, segjson.DontMatchCaseInsensitiveStructFields|segjson.ZeroCopy)
@@ -88,7 +89,7 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 	msg := Message{Request: req, Modern: hasVersion || header >= ModernVersion || req.Method == "server/discover"}
 	refuse := func(e *jsonrpc.Error) (Message, error) { return msg, &Refusal{ID: req.ID, Err: e} }
 	notification := strings.HasPrefix(req.Method, "notifications/")
-	switch kind := kind(req.Params); {
+	switch {
 	case req.IsCall() && notification: // go-sdk would act on it, and answer another request (code 0)
 		return refuse(Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a notification: send it without an id", Cut(req.Method, MaxQuote)))
 	case !req.IsCall() && known && !notification:
