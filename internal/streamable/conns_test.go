@@ -45,6 +45,24 @@ func servedBy(c net.Conn) *http.Request {
 	return (&http.Request{}).WithContext(context.WithValue(context.Background(), connKey{}, c))
 }
 
+// An accepted is what an Accept returned.
+type accepted struct {
+	c   net.Conn
+	err error
+}
+
+// accepting returns a function that starts an Accept of conns on a
+// goroutine of its own, and the channel its result comes on.
+func accepting(conns *Conns) (accept func(), done chan accepted) {
+	done = make(chan accepted, 2)
+	return func() {
+		go func() {
+			c, err := conns.Accept()
+			done <- accepted{c, err}
+		}()
+	}, done
+}
+
 // TestConnsCloseEndsWait: an Accept that waits for room, every connection
 // being served, returns net.ErrClosed once the listener is closed, and
 // closes the connection it accepted: a shutdown waits for no Accept.
@@ -52,22 +70,14 @@ func TestConnsCloseEndsWait(t *testing.T) {
 	t.Parallel()
 	ln := pipes{clients: make(chan net.Conn, 10)}
 	conns := LimitConns(ln, 1)
-	type accepted struct {
-		c   net.Conn
-		err error
-	}
-	done := make(chan accepted, 2)
-	accept := func() {
-		c, err := conns.Accept()
-		done <- accepted{c, err}
-	}
-	go accept()
+	accept, done := accepting(conns)
+	accept()
 	first := receive(t, done, "the first Accept")
 	require.NoError(t, first.err)
 	receive(t, ln.clients, "the first client's end")
 	within(t, "ConnState", func() { conns.ConnState(first.c, http.StateActive) })
 	within(t, "serving", func() { serving(servedBy(first.c)) })
-	go accept()
+	accept()
 	client := receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
 	require.NoError(t, client.SetReadDeadline(time.Now().Add(failAfter)))
 	require.NoError(t, conns.Close())
@@ -83,27 +93,19 @@ func TestConnsCloseEndsWait(t *testing.T) {
 // over, so that the Accept is, most times, already waiting.
 func TestConnsWakeOnIdleOrClose(t *testing.T) {
 	t.Parallel()
-	type accepted struct {
-		c   net.Conn
-		err error
-	}
 	for i := range 200 {
 		state := []http.ConnState{http.StateIdle, http.StateClosed}[i%2]
 		ln := pipes{clients: make(chan net.Conn, 10)}
 		conns := LimitConns(ln, 1)
 		conns.grace = 0
-		done := make(chan accepted, 2)
-		accept := func() {
-			c, err := conns.Accept()
-			done <- accepted{c, err}
-		}
-		go accept()
+		accept, done := accepting(conns)
+		accept()
 		first := receive(t, done, "the first Accept")
 		require.NoError(t, first.err)
 		firstClient := receive(t, ln.clients, "the first client's end")
 		require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
 		within(t, "serving", func() { serving(servedBy(first.c)) })
-		go accept()
+		accept()
 		receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
 		within(t, "ConnState", func() { conns.ConnState(first.c, state) })
 		second := receive(t, done, fmt.Sprintf("round %d: the Accept waiting, once the connection served is %v", i, state))
@@ -124,10 +126,6 @@ func TestConnsMakeRoom(t *testing.T) {
 	conns.grace = 0
 	accept := func() (*conn, net.Conn) {
 		t.Helper()
-		type accepted struct {
-			c   net.Conn
-			err error
-		}
 		done := make(chan accepted, 1)
 		go func() { // an Accept that waits for ever fails the test
 			c, err := conns.Accept()
@@ -179,21 +177,13 @@ func TestConnsGrace(t *testing.T) {
 	ln := pipes{clients: make(chan net.Conn, 10)}
 	conns := LimitConns(ln, 1)
 	conns.grace = time.Hour
-	type accepted struct {
-		c   net.Conn
-		err error
-	}
-	done := make(chan accepted, 2)
-	accept := func() {
-		c, err := conns.Accept()
-		done <- accepted{c, err}
-	}
-	go accept()
+	accept, done := accepting(conns)
+	accept()
 	first := receive(t, done, "the first Accept")
 	require.NoError(t, first.err)
 	firstClient := receive(t, ln.clients, "the first client's end")
 	require.NoError(t, firstClient.SetReadDeadline(time.Now().Add(failAfter)))
-	go accept()
+	accept()
 	receive(t, ln.clients, "the second client's end") // its Accept waits for room, or is about to
 	within(t, "ConnState", func() { conns.ConnState(first.c, http.StateClosed) })
 	second := receive(t, done, "the Accept waiting, once the first connection is closed by net/http")
