@@ -206,6 +206,33 @@ func powerTruth(a, b *big.Rat) (*big.Rat, *big.Float) {
 // close x is to 1 and how large y is.
 func highPower(x, y *big.Rat) *big.Float {
 	prec := uint(320)
+	for {
+		v := highPowerAt(x, y, prec)
+		if prec >= 8*320 || !nearMidpoint(v, prec) {
+			return v
+		}
+		prec *= 2 // as Ziv's rounding test: nearer a tie than the error, compute again, closer
+	}
+}
+
+// nearMidpoint reports whether v, computed to about prec-20 bits, is too
+// near the midpoint between two float64s to say which is nearest: at 320
+// bits, sqrt((1 + 2^-53)^2 + 10^-112) looked like a tie, and rounded to
+// even, the wrong way.
+func nearMidpoint(v *big.Float, prec uint) bool {
+	f, _ := v.Float64()
+	if f == 0 || math.IsInf(f, 0) {
+		return false
+	}
+	next := math.Nextafter(f, math.Inf(v.Cmp(big.NewFloat(f))))
+	mid := new(big.Float).SetPrec(prec).Add(big.NewFloat(f), big.NewFloat(next))
+	mid.Quo(mid, big.NewFloat(2))
+	d := new(big.Float).SetPrec(prec).Sub(v, mid)
+	return d.Sign() == 0 || d.MantExp(nil)-v.MantExp(nil) < -int(prec)+20
+}
+
+// highPowerAt is highPower at a precision of prec bits, grown as it says.
+func highPowerAt(x, y *big.Rat, prec uint) *big.Float {
 	if d := new(big.Rat).Sub(x, big.NewRat(1, 1)); d.Sign() != 0 {
 		prec += uint(max(0, d.Denom().BitLen()-d.Num().BitLen()))
 	}
