@@ -579,6 +579,7 @@ type hostCapture struct {
 		Naming      string
 		Deferred    bool
 		Definitions map[string]any
+		ServerTitle string // VS Code names tools by it
 	}
 	Shown map[string]any
 	// Revisions are those the host asks for when set to, beside First.

@@ -10,9 +10,15 @@ import (
 	"mcp-hello-tools/tools"
 )
 
-// name and version are what the server reports of itself to clients. A
-// release build may set version with -ldflags "-X main.version=…".
+// name, title and version are what the server reports of itself to
+// clients. A release build may set version with -ldflags "-X
+// main.version=…".
 const name = "mcp-hello-tools"
+
+// title is the name for people, and VS Code builds each tool's name for the
+// model from it: "mcp_" and the title, lower-cased, cut to 13 characters,
+// then the tool's. "Hello tools" gives mcp_hello_tools_echo whole.
+const title = "Hello tools"
 
 var version = "0.1.0"
 
@@ -34,7 +40,7 @@ var capabilities = &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}}
 // version, and 2025-11-25 to 2024-11-05, chosen in initialize.
 func newServer(now func() time.Time, logger *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(
-		&mcp.Implementation{Name: name, Title: "MCP hello tools", Version: version},
+		&mcp.Implementation{Name: name, Title: title, Version: version},
 		&mcp.ServerOptions{Instructions: instructions, Capabilities: capabilities})
 	tools.Add(s, now)
 	// Each request passes through receiving middleware on its way to the
