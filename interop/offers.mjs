@@ -17,7 +17,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 // serverOffers runs binary, sends initialize, notifications/initialized and
-// tools/list, and returns { capabilities, tools }. Its input ends only
+// tools/list, and returns { capabilities, serverInfo, tools }. Its input ends only
 // then: go-sdk's own stdio transport (examples/hello) drops the replies
 // still to come when its input ends.
 export function serverOffers(binary, timeout = 30_000) {
@@ -30,6 +30,7 @@ export function serverOffers(binary, timeout = 30_000) {
     const child = spawn(binary, [], { stdio: ["pipe", "pipe", "pipe"] });
     let stderr = "";
     let capabilities = null;
+    let serverInfo = null;
     let tools = null;
     const timer = setTimeout(() => child.kill("SIGKILL"), timeout);
     child.stderr.on("data", (c) => (stderr += c));
@@ -37,7 +38,7 @@ export function serverOffers(binary, timeout = 30_000) {
     createInterface({ input: child.stdout }).on("line", (line) => {
       try {
         const msg = JSON.parse(line);
-        if (msg.id === 1) capabilities = msg.result?.capabilities ?? null;
+        if (msg.id === 1) ({ capabilities = null, serverInfo = null } = msg.result ?? {});
         if (msg.id === 2 && Array.isArray(msg.result?.tools)) {
           tools = msg.result.tools;
           child.stdin.end();
@@ -48,7 +49,7 @@ export function serverOffers(binary, timeout = 30_000) {
     });
     child.on("close", (status) => {
       clearTimeout(timer);
-      if (capabilities && tools) resolve({ capabilities, tools });
+      if (capabilities && tools) resolve({ capabilities, serverInfo, tools });
       else reject(new Error(`${binary} answered no initialize and tools/list (exit status ${status}): ${stderr.slice(-1000)}`));
     });
     child.stdin.write(lines.map((l) => JSON.stringify(l) + "\n").join(""));
