@@ -7,13 +7,17 @@ import (
 	"debug/macho"
 	"debug/pe"
 	"encoding/json"
+	"fmt"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -30,17 +34,21 @@ import (
 var bundleManifestFile = filepath.Join("bundle", "manifest.json")
 
 // A bundleManifest is bundle/manifest.json: the fields of an MCP Bundle's
-// manifest that it has (MANIFEST.md in github.com/modelcontextprotocol/mcpb,
-// manifest_version 0.3), in its order.
+// manifest that it has (MANIFEST.md in github.com/modelcontextprotocol/mcpb),
+// in its order. Each is a field of manifest_version 0.2, the oldest that
+// has them all (0.3 adds icons, localization and _meta), so that the
+// bundle installs in every Claude Desktop bundleClaudeDesktop names.
 type bundleManifest struct {
 	ManifestVersion string `json:"manifest_version"`
 	Name            string `json:"name"`
 	DisplayName     string `json:"display_name"`
 	Version         string `json:"version"`
 	Description     string `json:"description"`
+	LongDescription string `json:"long_description"`
 	Author          struct {
 		Name string `json:"name"`
 	} `json:"author"`
+	Icon   string `json:"icon"`
 	Server struct {
 		Type       string `json:"type"`
 		EntryPoint string `json:"entry_point"`
@@ -52,10 +60,19 @@ type bundleManifest struct {
 		} `json:"mcp_config"`
 	} `json:"server"`
 	Compatibility struct {
-		Platforms []string `json:"platforms"`
+		ClaudeDesktop string   `json:"claude_desktop"`
+		Platforms     []string `json:"platforms"`
 	} `json:"compatibility"`
 	Tools []bundleTool `json:"tools"`
 }
+
+// bundleClaudeDesktop gives, for a manifest_version, the oldest Claude
+// Desktop known to install a bundle of it, which the manifest's
+// compatibility.claude_desktop asks for: Claude Desktop 1.0.211 installs
+// 0.2 and refuses 0.3, asking for an update
+// (github.com/modelcontextprotocol/mcpb/issues/143, open); no release is
+// known to be the first that takes 0.3.
+var bundleClaudeDesktop = map[string]string{"0.2": "1.0.211"}
 
 // A bundleTool is a tool as a manifest lists it.
 type bundleTool struct {
@@ -87,24 +104,29 @@ func (m bundleManifest) command(t *testing.T, platform string) string {
 }
 
 // TestBundleManifest: bundle/manifest.json gives the server's name, title
-// (as display_name) and version, and its tools with their descriptions,
-// as the server's serverInfo and tools/list do; "go test -run
-// TestBundleManifest -update ." writes them in.
+// (as display_name) and version, its tools with their descriptions, and a
+// long_description made of its instructions and tools, as the server's
+// initialize and tools/list give them; "go test -run TestBundleManifest
+// -update ." writes them in. Its icon is a PNG file beside it, and it asks
+// for the Claude Desktop that bundleClaudeDesktop names for its
+// manifest_version.
 func TestBundleManifest(t *testing.T) {
 	data, err := os.ReadFile(bundleManifestFile)
 	require.NoError(t, err)
 	m := readBundleManifest(t, data)
 
 	session := connectInMemory(t, "2025-11-25")
-	info := session.InitializeResult().ServerInfo
+	initialized := session.InitializeResult()
+	info := initialized.ServerInfo
 	list, err := session.ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	tools := []bundleTool{}
 	for _, tool := range list.Tools {
 		tools = append(tools, bundleTool{tool.Name, tool.Description})
 	}
+	long := bundleLongDescription(t, initialized.Instructions, list.Tools)
 	if *update {
-		m.Name, m.DisplayName, m.Version, m.Tools = info.Name, info.Title, info.Version, tools
+		m.Name, m.DisplayName, m.Version, m.Tools, m.LongDescription = info.Name, info.Title, info.Version, tools, long
 		var out bytes.Buffer
 		require.NoError(t, writeJSON(&out, m))
 		require.NoError(t, os.WriteFile(bundleManifestFile, out.Bytes(), 0o644))
@@ -116,9 +138,57 @@ func TestBundleManifest(t *testing.T) {
 	assert.Equal(t, info.Title, m.DisplayName, "%s: display_name is not the server's title; %s", bundleManifestFile, fix)
 	assert.Equal(t, info.Version, m.Version, "%s: version is not the server's; %s", bundleManifestFile, fix)
 	assert.Equal(t, tools, m.Tools, "%s: tools are not the server's tools/list; %s", bundleManifestFile, fix)
+	assert.Equal(t, long, m.LongDescription, "%s: long_description is not the server's instructions and tools; %s", bundleManifestFile, fix)
+
+	icon, err := os.Open(filepath.Join(filepath.Dir(bundleManifestFile), filepath.FromSlash(m.Icon)))
+	require.NoError(t, err, "%s: its icon", bundleManifestFile)
+	defer func() { assert.NoError(t, icon.Close()) }()
+	config, err := png.DecodeConfig(icon)
+	require.NoError(t, err, "%s: its icon, %s, is not a PNG file", bundleManifestFile, m.Icon)
+	assert.Equal(t, [2]int{512, 512}, [2]int{config.Width, config.Height}, "%s: %s's size, in pixels (mcpb validate recommends 512 × 512)", bundleManifestFile, m.Icon)
+
+	oldest, ok := bundleClaudeDesktop[m.ManifestVersion]
+	require.True(t, ok, "%s: no Claude Desktop is known to take manifest_version %q: add it to bundleClaudeDesktop, with its source", bundleManifestFile, m.ManifestVersion)
+	assert.Equal(t, ">="+oldest, m.Compatibility.ClaudeDesktop, "%s: compatibility.claude_desktop", bundleManifestFile)
 	var canonical bytes.Buffer
 	require.NoError(t, writeJSON(&canonical, m))
 	assert.Equal(t, canonical.String(), string(data), "%s is not as -update writes it; %s", bundleManifestFile, fix)
+}
+
+// bundleLongDescription returns the manifest's long_description, the
+// Markdown Claude Desktop shows on the bundle's page: the server's
+// instructions, each tool by its title with its description's first
+// sentence and whether it is read-only (its annotations' readOnlyHint), and
+// the go-sdk it is built on.
+func bundleLongDescription(t *testing.T, instructions string, tools []*mcp.Tool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n\n", instructions)
+	for _, tool := range tools {
+		sentence, _, _ := strings.Cut(tool.Description, "\n")
+		if i := strings.Index(sentence, ". "); i >= 0 {
+			sentence = sentence[:i+1]
+		}
+		readOnly := ""
+		if tool.Annotations != nil && tool.Annotations.ReadOnlyHint {
+			readOnly = " Read-only."
+		}
+		fmt.Fprintf(&b, "- **%s** (`%s`): %s%s\n", tool.Title, tool.Name, sentence, readOnly)
+	}
+	fmt.Fprintf(&b, "\nIt runs on your computer and needs no account, key or network. It is the server of mcp-hello-tools, a lesson in writing an MCP server in Go, on go-sdk %s.", goSDKVersion(t))
+	return b.String()
+}
+
+// goSDKVersion returns the version of go-sdk this test is built with, as go.mod requires it.
+func goSDKVersion(t *testing.T) string {
+	info, ok := debug.ReadBuildInfo()
+	require.True(t, ok, "the test binary has no build information")
+	for _, dep := range info.Deps {
+		if dep.Path == "github.com/modelcontextprotocol/go-sdk" {
+			return dep.Version
+		}
+	}
+	t.Fatal("the test binary is not built with github.com/modelcontextprotocol/go-sdk")
+	return ""
 }
 
 // bundleVariable names the environment variable that gives
@@ -154,6 +224,13 @@ func TestBundleStartsAsClaudeDesktop(t *testing.T) {
 
 	t.Run("binaries", func(t *testing.T) {
 		checkBundleBinaries(t, dir, m)
+	})
+	t.Run("icon", func(t *testing.T) {
+		packed, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m.Icon)))
+		require.NoError(t, err, "the bundle's icon")
+		source, err := os.ReadFile(filepath.Join(filepath.Dir(bundleManifestFile), filepath.FromSlash(m.Icon)))
+		require.NoError(t, err)
+		assert.True(t, bytes.Equal(source, packed), "the bundle's %s is not bundle/%s: build it again", m.Icon, m.Icon)
 	})
 
 	out, err = exec.Command("node", filepath.Join("bundle", "resolve.mjs"), dir).Output()

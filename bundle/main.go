@@ -6,9 +6,9 @@
 // specification: MANIFEST.md in github.com/modelcontextprotocol/mcpb),
 // and builds the server of the directory above for each of its
 // compatibility.platforms, to where its mcp_config says that platform's
-// command is. Then mcpb, the format's own tool (pinned in
-// package-lock.json, installed here with npm ci), checks the manifest and
-// packs the bundle. It prints each binary's size and the time taken.
+// command is, beside manifest.json and its icon. Then mcpb, the format's
+// own tool (pinned in package-lock.json, installed here with npm ci),
+// checks the manifest and packs the bundle. It prints each binary's size and the time taken.
 //
 // Usage, from the checkout:
 //
@@ -32,6 +32,7 @@ import (
 // A manifest is what the build reads of manifest.json.
 type manifest struct {
 	Name   string `json:"name"`
+	Icon   string `json:"icon"` // a file beside manifest.json, packed with it
 	Server struct {
 		MCPConfig struct {
 			Command           string `json:"command"`
@@ -112,8 +113,13 @@ func run() error {
 		}
 		fmt.Printf("%s: %s, %.1f MB, built in %.0f s\n", platform, file, float64(info.Size())/1e6, time.Since(began).Seconds())
 	}
-	if err := copyFile(filepath.Join(dir, "manifest.json"), "manifest.json"); err != nil {
-		return err
+	for _, file := range []string{"manifest.json", m.Icon} {
+		if file == "" {
+			continue
+		}
+		if err := copyFile(filepath.Join(dir, filepath.FromSlash(file)), filepath.FromSlash(file)); err != nil {
+			return err
+		}
 	}
 	bundle := dir + ".mcpb"
 	if err := mcpb("pack", dir, bundle); err != nil {
