@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"debug/elf"
 	"debug/macho"
 	"debug/pe"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image/png"
@@ -53,7 +55,8 @@ type bundleManifest struct {
 		Type       string `json:"type"`
 		EntryPoint string `json:"entry_point"`
 		MCPConfig  struct {
-			Command           string `json:"command"`
+			Command           string            `json:"command"`
+			Env               map[string]string `json:"env,omitempty"`
 			PlatformOverrides map[string]struct {
 				Command string `json:"command"`
 			} `json:"platform_overrides"`
@@ -63,7 +66,20 @@ type bundleManifest struct {
 		ClaudeDesktop string   `json:"claude_desktop"`
 		Platforms     []string `json:"platforms"`
 	} `json:"compatibility"`
-	Tools []bundleTool `json:"tools"`
+	Tools      []bundleTool                `json:"tools"`
+	UserConfig map[string]bundleUserOption `json:"user_config,omitempty"`
+}
+
+// A bundleUserOption is a value of user_config: what Claude Desktop asks
+// the user for, in the extension's settings, for the manifest to pass the
+// server as ${user_config.KEY}. A sensitive one is masked as it is typed,
+// and stored securely.
+type bundleUserOption struct {
+	Type        string `json:"type"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Sensitive   bool   `json:"sensitive,omitempty"`
+	Required    bool   `json:"required,omitempty"`
 }
 
 // bundleClaudeDesktop gives, for a manifest_version, the oldest Claude
@@ -212,15 +228,7 @@ func TestBundleStartsAsClaudeDesktop(t *testing.T) {
 	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
 		t.Skip("starts the bundle's linux/amd64 server")
 	}
-	dir := t.TempDir()
-	out, err := exec.Command(filepath.Join("bundle", "node_modules", ".bin", "mcpb"), "unpack", bundle, dir).CombinedOutput()
-	require.NoError(t, err, "mcpb unpack %s:\n%s", bundle, out)
-	packed, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	require.NoError(t, err)
-	source, err := os.ReadFile(bundleManifestFile)
-	require.NoError(t, err)
-	require.Equal(t, string(source), string(packed), "the bundle's manifest is not %s: build it again", bundleManifestFile)
-	m := readBundleManifest(t, packed)
+	dir, m := unpackBundle(t, bundle, bundleManifestFile)
 
 	t.Run("binaries", func(t *testing.T) {
 		checkBundleBinaries(t, dir, m)
@@ -233,8 +241,123 @@ func TestBundleStartsAsClaudeDesktop(t *testing.T) {
 		assert.True(t, bytes.Equal(source, packed), "the bundle's %s is not bundle/%s: build it again", m.Icon, m.Icon)
 	})
 
-	out, err = exec.Command("node", filepath.Join("bundle", "resolve.mjs"), dir).Output()
-	require.NoError(t, err, "node bundle/resolve.mjs %s", dir)
+	config, env, err := claudeDesktopCommand(t, dir, m, nil)
+	require.NoError(t, err)
+	for _, v := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			cmd := exec.Command(config.Command, config.Args...)
+			cmd.Env = env
+			cmd.Dir = t.TempDir() // not the bundle's: hosts start servers anywhere
+			session := start(t, cmd).connect(t, v)
+			info := session.InitializeResult().ServerInfo
+			assert.Equal(t, []string{m.Name, m.DisplayName, m.Version}, []string{info.Name, info.Title, info.Version},
+				"the bundle's server says it is not what its manifest says")
+			assert.Equal(t, m.Tools, bundleTools(t, session), "the bundle's server's tools/list is not its manifest's tools")
+			callEachTool(t, session)
+		})
+	}
+}
+
+// yourModule is a reader's own module, but for its go.mod: a server in
+// the shape of examples/hello whose tool needs an API key, and the
+// manifest of its bundle, which asks the user for the key.
+var yourModule = filepath.Join("bundle", "testdata", "my-server")
+
+// TestBundleOfYourOwnModule builds the bundle of another module than this
+// one, as a reader builds their own: yourModule, made a module in a
+// temporary directory as the README's "Your own server" makes one, and
+// bundled by "go -C bundle run . -module DIR". Its manifest asks for an API
+// key (user_config.api_key, sensitive and required) and passes it to the
+// server in the environment (mcp_config.env). The test starts the bundle
+// as Claude Desktop does with a key the user gave, and sees that the
+// server has that key, and that the key is on no command line; without a
+// key, Claude Desktop does not start the server. It runs with
+// TestBundleStartsAsClaudeDesktop, which needs what "go -C bundle run ."
+// installs (mcpb), and cross-compiles four binaries.
+func TestBundleOfYourOwnModule(t *testing.T) {
+	if os.Getenv(bundleVariable) == "" {
+		t.Skip("needs mcpb: run \"go -C bundle run .\" and set " + bundleVariable + "=bundle/out/mcp-hello-tools.mcpb")
+	}
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skip("starts the bundle's linux/amd64 server")
+	}
+	module := t.TempDir()
+	files, err := os.ReadDir(yourModule)
+	require.NoError(t, err)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(yourModule, f.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(module, f.Name()), data, 0o644))
+	}
+	bundle := filepath.Join(t.TempDir(), "my-server.mcpb")
+	for _, args := range [][]string{
+		{"-C", module, "mod", "init", "my-server"},
+		{"-C", module, "get", "github.com/modelcontextprotocol/go-sdk@" + goSDKVersion(t)},
+		{"-C", module, "mod", "tidy"},
+		{"-C", "bundle", "run", ".", "-module", module, "-o", bundle},
+	} {
+		out, err := exec.Command("go", args...).CombinedOutput()
+		require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+	}
+	dir, m := unpackBundle(t, bundle, filepath.Join(yourModule, "manifest.json"))
+	const key, variable = "sk-test-0123456789abcdef", "MY_SERVER_API_KEY"
+
+	t.Run("without a key", func(t *testing.T) {
+		_, _, err := claudeDesktopCommand(t, dir, m, nil)
+		assert.Error(t, err, "Claude Desktop would start the server with no API key, which its manifest requires")
+	})
+	config, env, err := claudeDesktopCommand(t, dir, m, map[string]string{"api_key": key})
+	require.NoError(t, err)
+	assert.True(t, m.UserConfig["api_key"].Sensitive, "user_config.api_key is not sensitive: Claude Desktop would show it as it is typed")
+	assert.Equal(t, key, config.Env[variable], "the key is not in the server's environment as %s", variable)
+	assert.NotContains(t, config.Args, key, "the key is on the server's command line")
+
+	cmd := exec.Command(config.Command, config.Args...)
+	cmd.Env = env
+	cmd.Dir = t.TempDir()
+	session := start(t, cmd).connect(t, "2025-11-25")
+	assert.Equal(t, m.Tools, bundleTools(t, session), "the bundle's server's tools/list is not its manifest's tools")
+	res := callTool(t, session, "key_fingerprint", map[string]any{})
+	require.False(t, res.IsError, "key_fingerprint: %v", res.Content)
+	sum := sha256.Sum256([]byte(key))
+	assert.Equal(t, hex.EncodeToString(sum[:8]), res.Content[0].(*mcp.TextContent).Text, "the key the server has")
+}
+
+// unpackBundle unpacks bundle into a new directory with mcpb, as Claude
+// Desktop does on install, and returns the directory and the bundle's
+// manifest, which must be source's.
+func unpackBundle(t *testing.T, bundle, source string) (string, bundleManifest) {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := exec.Command(filepath.Join("bundle", "node_modules", ".bin", "mcpb"), "unpack", bundle, dir).CombinedOutput()
+	require.NoError(t, err, "mcpb unpack %s:\n%s", bundle, out)
+	packed, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	require.NoError(t, err)
+	want, err := os.ReadFile(source)
+	require.NoError(t, err)
+	require.Equal(t, string(want), string(packed), "the bundle's manifest is not %s: build it again", source)
+	return dir, readBundleManifest(t, packed)
+}
+
+// claudeDesktopCommand returns the command that Claude Desktop starts, on
+// this platform, for the bundle unpacked in dir, whose manifest is m, when
+// the user has entered userConfig in the extension's settings (with
+// bundle/resolve.mjs, which resolves it with the code Claude Desktop uses),
+// and the environment it starts it with: the variables Claude Desktop
+// passes, and the command's env. It fails as Claude Desktop declines to
+// start the server, when a required value is missing.
+func claudeDesktopCommand(t *testing.T, dir string, m bundleManifest, userConfig map[string]string) (launch, []string, error) {
+	t.Helper()
+	input, err := json.Marshal(userConfig)
+	require.NoError(t, err)
+	resolve := exec.Command("node", filepath.Join("bundle", "resolve.mjs"), dir)
+	resolve.Stdin = bytes.NewReader(input)
+	var stderr bytes.Buffer
+	resolve.Stderr = &stderr
+	out, err := resolve.Output()
+	if err != nil {
+		return launch{}, nil, fmt.Errorf("node bundle/resolve.mjs %s: %w\n%s", dir, err, &stderr)
+	}
 	var config launch
 	require.NoError(t, json.Unmarshal(out, &config), "bundle/resolve.mjs printed %s", out)
 	require.Equal(t, filepath.Join(dir, m.command(t, "linux")), config.Command, "the command Claude Desktop would start on Linux")
@@ -248,26 +371,20 @@ func TestBundleStartsAsClaudeDesktop(t *testing.T) {
 		env, names = append(env, k+"="+v), append(names, k)
 	}
 	t.Logf("Claude Desktop would start %s %q with %s", config.Command, config.Args, strings.Join(names, ", "))
+	return config, env, nil
+}
 
-	for _, v := range []string{"2025-11-25", "2026-07-28"} {
-		t.Run(v, func(t *testing.T) {
-			cmd := exec.Command(config.Command, config.Args...)
-			cmd.Env = env
-			cmd.Dir = t.TempDir() // not the bundle's: hosts start servers anywhere
-			session := start(t, cmd).connect(t, v)
-			info := session.InitializeResult().ServerInfo
-			assert.Equal(t, []string{m.Name, m.DisplayName, m.Version}, []string{info.Name, info.Title, info.Version},
-				"the bundle's server says it is not what its manifest says")
-			list, err := session.ListTools(context.Background(), nil)
-			require.NoError(t, err)
-			tools := []bundleTool{}
-			for _, tool := range list.Tools {
-				tools = append(tools, bundleTool{tool.Name, tool.Description})
-			}
-			assert.Equal(t, m.Tools, tools, "the bundle's server's tools/list is not its manifest's tools")
-			callEachTool(t, session)
-		})
+// bundleTools returns the tools that session's server lists, as a
+// manifest lists them.
+func bundleTools(t *testing.T, session *mcp.ClientSession) []bundleTool {
+	t.Helper()
+	list, err := session.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	tools := []bundleTool{}
+	for _, tool := range list.Tools {
+		tools = append(tools, bundleTool{tool.Name, tool.Description})
 	}
+	return tools
 }
 
 // checkBundleBinaries checks that each platform of the manifest has its

@@ -1,13 +1,18 @@
 // resolve.mjs prints, as JSON, the command that Claude Desktop starts for
 // the bundle unpacked in DIR, on this platform: the manifest's mcp_config,
-// with this platform's platform_overrides entry and ${__dirname} resolved
-// by getMcpConfigForManifest of @anthropic-ai/mcpb, the code Claude
-// Desktop loads bundles with (that package's README says so).
-// TestBundleStartsAsClaudeDesktop, in ../bundle_test.go, starts it.
+// with this platform's platform_overrides entry, ${__dirname} and each
+// ${user_config.KEY} resolved by getMcpConfigForManifest of
+// @anthropic-ai/mcpb, the code Claude Desktop loads bundles with (that
+// package's README says so). Standard input gives what the user entered
+// in the extension's settings, as a JSON object of user_config keys (a
+// sensitive one Claude Desktop keeps in the system's keychain), or nothing.
+// It fails, as Claude Desktop declines to start the server, when a
+// required one is missing. The tests in ../bundle_test.go start the
+// command it prints.
 //
 // Usage:
 //
-//	node bundle/resolve.mjs DIR
+//	node bundle/resolve.mjs DIR [< user-config.json]
 
 import { readFileSync } from "node:fs";
 import { join, sep } from "node:path";
@@ -15,13 +20,15 @@ import { getMcpConfigForManifest } from "@anthropic-ai/mcpb";
 
 const [dir] = process.argv.slice(2);
 if (!dir) {
-  console.error("usage: node bundle/resolve.mjs DIR");
+  console.error("usage: node bundle/resolve.mjs DIR [< user-config.json]");
   process.exit(2);
 }
 const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
-const config = await getMcpConfigForManifest({ manifest, extensionPath: dir, systemDirs: {}, pathSeparator: sep });
+const input = readFileSync(0, "utf8").trim();
+const userConfig = input === "" ? {} : JSON.parse(input);
+const config = await getMcpConfigForManifest({ manifest, extensionPath: dir, systemDirs: {}, userConfig, pathSeparator: sep });
 if (!config) {
-  console.error(`${dir}/manifest.json has no mcp_config Claude Desktop can start`);
+  console.error(`${dir}/manifest.json has no mcp_config Claude Desktop would start, with user_config ${JSON.stringify(Object.keys(userConfig))}: a required value is missing`);
   process.exit(1);
 }
 console.log(JSON.stringify(config));
