@@ -310,7 +310,23 @@ func TestBundleOfYourOwnModule(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, m.UserConfig["api_key"].Sensitive, "user_config.api_key is not sensitive: Claude Desktop would show it as it is typed")
 	assert.Equal(t, key, config.Env[variable], "the key is not in the server's environment as %s", variable)
-	assert.NotContains(t, config.Args, key, "the key is on the server's command line")
+	assert.NotContains(t, strings.Join(append([]string{config.Command}, config.Args...), " "), key, "the key is on the server's command line")
+
+	t.Run("as an mcpServers file", func(t *testing.T) {
+		resolve := exec.Command("node", filepath.Join("bundle", "resolve.mjs"), "--config", dir)
+		resolve.Stdin = strings.NewReader(`{"api_key": "` + key + `"}`)
+		out, err := resolve.Output()
+		require.NoError(t, err, "node bundle/resolve.mjs --config %s", dir)
+		var file struct {
+			MCPServers map[string]launch `json:"mcpServers"`
+		}
+		require.NoError(t, json.Unmarshal(out, &file), "bundle/resolve.mjs --config printed %s", out)
+		want := config
+		if want.Args == nil {
+			want.Args = []string{}
+		}
+		assert.Equal(t, map[string]launch{m.Name: want}, file.MCPServers, "bundle/resolve.mjs --config printed %s", out)
+	})
 
 	cmd := exec.Command(config.Command, config.Args...)
 	cmd.Env = env

@@ -137,8 +137,7 @@ func run(moduleDir, manifestFile, out string) error {
 	} else {
 		out = fromCheckout(out)
 	}
-	dir, ok := strings.CutSuffix(out, ".mcpb") // the bundle's files, as packed
-	if !ok {
+	if !strings.HasSuffix(out, ".mcpb") {
 		return fmt.Errorf("-o %s: a bundle's name ends in .mcpb", out)
 	}
 	if err := npmCI(); err != nil {
@@ -147,9 +146,13 @@ func run(moduleDir, manifestFile, out string) error {
 	if err := mcpb("validate", manifestFile); err != nil {
 		return err
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// The bundle's files, as packed, in a directory of their own: not one
+	// named after -o, which could be a directory of the user's.
+	dir, err := os.MkdirTemp("", "bundle-")
+	if err != nil {
 		return err
 	}
+	defer func() { _ = os.RemoveAll(dir) }()
 	for _, platform := range m.Compatibility.Platforms {
 		began := time.Now()
 		t, ok := targets[platform]
@@ -160,22 +163,22 @@ func run(moduleDir, manifestFile, out string) error {
 		if err != nil {
 			return err
 		}
-		file = filepath.Join(dir, filepath.FromSlash(file))
-		if err := build(file, moduleDir, t); err != nil {
+		path := filepath.Join(dir, filepath.FromSlash(file))
+		if err := build(path, moduleDir, t); err != nil {
 			return err
 		}
-		info, err := os.Stat(file)
+		info, err := os.Stat(path)
 		if err != nil {
 			return err
 		}
 		fmt.Printf("%s: %s, %.1f MB, built in %.0f s\n", platform, file, float64(info.Size())/1e6, time.Since(began).Seconds())
 	}
-	for _, file := range []string{filepath.Base(manifestFile), m.Icon} {
-		if file == "" {
-			continue
-		}
-		file = filepath.FromSlash(file)
-		if err := copyFile(filepath.Join(dir, file), filepath.Join(filepath.Dir(manifestFile), file)); err != nil {
+	if err := copyFile(filepath.Join(dir, "manifest.json"), manifestFile); err != nil {
+		return err
+	}
+	if m.Icon != "" {
+		icon := filepath.FromSlash(m.Icon)
+		if err := copyFile(filepath.Join(dir, icon), filepath.Join(filepath.Dir(manifestFile), icon)); err != nil {
 			return err
 		}
 	}
