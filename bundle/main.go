@@ -116,17 +116,11 @@ func main() {
 // run builds the bundle of the module in moduleDir, as manifestFile
 // describes it, into out; each is a path from the top of the checkout,
 // and manifestFile and out may be "" for their defaults.
-func run(moduleDir, manifestFile, out string) error {
+func run(moduleDir, manifestFile, out string) (err error) {
 	began := time.Now()
-	moduleDir = fromCheckout(moduleDir)
-	if manifestFile != "" {
-		manifestFile = fromCheckout(manifestFile)
-	} else if same, err := sameDir(moduleDir, checkout); err != nil {
+	moduleDir, manifestFile, err = locate(moduleDir, manifestFile)
+	if err != nil {
 		return err
-	} else if same {
-		manifestFile = "manifest.json" // this repository's keeps its Go files apart
-	} else {
-		manifestFile = filepath.Join(moduleDir, "manifest.json")
 	}
 	m, err := readManifest(manifestFile)
 	if err != nil {
@@ -134,11 +128,8 @@ func run(moduleDir, manifestFile, out string) error {
 	}
 	if out == "" {
 		out = filepath.Join("out", m.Name+".mcpb")
-	} else {
-		out = fromCheckout(out)
-	}
-	if !strings.HasSuffix(out, ".mcpb") {
-		return fmt.Errorf("-o %s: a bundle's name ends in .mcpb", out)
+	} else if out = fromCheckout(out); !strings.HasSuffix(out, ".mcpb") {
+		return fmt.Errorf("-o %s: a bundle's name ends in .mcpb", shown(out))
 	}
 	if err := npmCI(); err != nil {
 		return err
@@ -152,7 +143,51 @@ func run(moduleDir, manifestFile, out string) error {
 	if err != nil {
 		return err
 	}
-	defer func() { _ = os.RemoveAll(dir) }()
+	defer func() { err = errors.Join(err, os.RemoveAll(dir)) }()
+	if err := stage(dir, m, moduleDir, manifestFile); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		return err
+	}
+	if err := mcpb("pack", dir, out); err != nil {
+		return err
+	}
+	info, err := os.Stat(out)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("\n%s: %.1f MB, built in %.0f s\n", shown(out), float64(info.Size())/1e6, time.Since(began).Seconds())
+	return nil
+}
+
+// locate returns the module's directory and its manifest's file, from
+// bundle/, for those given from the top of the checkout: the manifest is
+// by default manifest.json in the module's directory, or for this
+// checkout's, whose top holds its Go files, bundle/manifest.json.
+func locate(moduleDir, manifestFile string) (string, string, error) {
+	moduleDir = fromCheckout(moduleDir)
+	if manifestFile != "" {
+		return moduleDir, fromCheckout(manifestFile), nil
+	}
+	module, err := os.Stat(moduleDir)
+	if err != nil {
+		return "", "", err
+	}
+	top, err := os.Stat(checkout)
+	if err != nil {
+		return "", "", err
+	}
+	if os.SameFile(module, top) {
+		return moduleDir, "manifest.json", nil
+	}
+	return moduleDir, filepath.Join(moduleDir, "manifest.json"), nil
+}
+
+// stage puts into dir the bundle's files: the server built for each
+// platform of the manifest m, where its command is; the manifest, from
+// manifestFile; and its icon, from beside it.
+func stage(dir string, m *manifest, moduleDir, manifestFile string) error {
 	for _, platform := range m.Compatibility.Platforms {
 		began := time.Now()
 		t, ok := targets[platform]
@@ -176,21 +211,11 @@ func run(moduleDir, manifestFile, out string) error {
 	if err := copyFile(filepath.Join(dir, "manifest.json"), manifestFile); err != nil {
 		return err
 	}
-	if m.Icon != "" {
-		icon := filepath.FromSlash(m.Icon)
-		if err := copyFile(filepath.Join(dir, icon), filepath.Join(filepath.Dir(manifestFile), icon)); err != nil {
-			return err
-		}
+	if m.Icon == "" {
+		return nil
 	}
-	if err := mcpb("pack", dir, out); err != nil {
-		return err
-	}
-	info, err := os.Stat(out)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("\n%s: %.1f MB, built in %.0f s\n", shown(out), float64(info.Size())/1e6, time.Since(began).Seconds())
-	return nil
+	icon := filepath.FromSlash(m.Icon)
+	return copyFile(filepath.Join(dir, icon), filepath.Join(filepath.Dir(manifestFile), icon))
 }
 
 // fromCheckout returns path, given from the top of the checkout, from
@@ -216,18 +241,6 @@ func shown(path string) string {
 		return rel
 	}
 	return path
-}
-
-func sameDir(a, b string) (bool, error) {
-	ai, err := os.Stat(a)
-	if err != nil {
-		return false, err
-	}
-	bi, err := os.Stat(b)
-	if err != nil {
-		return false, err
-	}
-	return os.SameFile(ai, bi), nil
 }
 
 func readManifest(path string) (*manifest, error) {
