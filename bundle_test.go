@@ -37,9 +37,9 @@ var bundleManifestFile = filepath.Join("bundle", "manifest.json")
 
 // A bundleManifest is bundle/manifest.json: the fields of an MCP Bundle's
 // manifest that it has (MANIFEST.md in github.com/modelcontextprotocol/mcpb),
-// in its order. Each is a field of manifest_version 0.2, the oldest that
-// has them all (0.3 adds icons, localization and _meta), so that the
-// bundle installs in every Claude Desktop bundleClaudeDesktop names.
+// in its order. Each is a field of manifest_version 0.2 (0.3 adds icons,
+// localization and _meta), which the oldest Claude Desktop that
+// bundleClaudeDesktop names installs.
 type bundleManifest struct {
 	ManifestVersion string `json:"manifest_version"`
 	Name            string `json:"name"`
