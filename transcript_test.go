@@ -37,7 +37,7 @@ import (
 // A reply may be shown in part, some of its result's members (shownIn).
 // Run "go test -run TestTranscripts -update" to rewrite the receive files
 // from what the server says.
-var update = flag.Bool("update", false, "rewrite the receive files of testdata/*.txtar, and bundle/manifest.json's name, version and tools")
+var update = flag.Bool("update", false, "rewrite the receive files of testdata/*.txtar, and bundle/manifest.json's name, version, tools and long_description")
 
 // transcriptSetups prepares the sessions of the transcripts that need more
 // than the server itself: test tools, or a transport with lower limits.
