@@ -81,7 +81,9 @@ function parse(body) {
 
 // sessionOf says what requests, a host's (serveHTTP), show of its
 // session: the first JSON-RPC message's method and the revision it asks
-// for, whether the host held a session (sent Mcp-Session-Id), and the
+// for, whether the host held a session (sent Mcp-Session-Id), whether
+// every POST after the first said its revision in the MCP-Protocol-Version
+// header, as the specification has clients do from 2025-06-18, and the
 // JSON-RPC methods it sent, each once, in order of first use.
 export function sessionOf(requests) {
   const sent = requests.filter((r) => r.msg?.method);
@@ -89,6 +91,7 @@ export function sessionOf(requests) {
   return {
     first: first ? { method: first.method, revision: first.params?.protocolVersion ?? first.params?._meta?.["io.modelcontextprotocol/protocolVersion"] ?? null } : null,
     session: requests.some((r) => r.session !== null),
+    versionHeader: sent.slice(1).every((r) => r.protocolVersion !== null),
     methods: [...new Set(sent.map((r) => r.msg.method))],
   };
 }
