@@ -209,7 +209,7 @@ export const hosts = [
       COPILOT_PROVIDER_API_KEY: "sk-scripted",
       COPILOT_MODEL: "scripted",
     }),
-    // Its first run unpacks 235 MB into ~/.cache/copilot: one folder for
+    // Its first run unpacks 245 MB into ~/.cache/copilot: one folder for
     // every run.
     setup(home, url, cache) {
       mkdirSync(join(cache, "copilot"), { recursive: true });

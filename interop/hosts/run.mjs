@@ -435,9 +435,14 @@ for (const host of selected) {
         });
         capture.first = tap.first;
         capture.methods = toolMethods(tap.methods);
-        // What the host sends in a call's _meta, each value by its kind.
-        const call = tap.messages.find((m) => m.dir === "in" && m.msg?.method === "tools/call");
-        capture.callMeta = kinds(call?.msg.params?._meta ?? null);
+        // What the host sends in a call's _meta, each value by its kind:
+        // the same in every call.
+        const metas = tap.messages.filter((m) => m.dir === "in" && m.msg?.method === "tools/call").map((m) => kinds(m.msg.params?._meta ?? null));
+        capture.callMeta = metas[0] ?? null;
+        await c.check(`tap: each of the ${metas.length} calls carries a _meta of the same members and kinds`, () => {
+          const other = metas.find((m) => differences(metas[0], m).length > 0);
+          expect(other === undefined, `the first: ${JSON.stringify(metas[0])}; another: ${JSON.stringify(other)}`);
+        });
         // The harness's patience is not a user's setting: left out.
         const patience = Object.keys(host.patience ?? {});
         const given = Object.fromEntries(Object.entries(conv.env).filter(([k]) => !patience.includes(k)));
