@@ -590,6 +590,13 @@ type hostCapture struct {
 	HTTP *struct {
 		First                  struct{ Method, Revision string }
 		Session, VersionHeader bool
+		// Restarted is what the host did when the server restarted
+		// before the model's second call.
+		Restarted *struct {
+			Opened                       bool
+			CallsAnswered, CallsNotFound int
+			ExitStatus                   int
+		}
 	}
 	// Probe is what the probe learned: a fact for each of its cases.
 	Probe struct {
@@ -896,6 +903,23 @@ func TestHostsTable(t *testing.T) {
 	checkTable(t, filepath.Join("docs", "hosts.md"), hostsTable(t, typed))
 	checkTable(t, filepath.Join("docs", "hosts.md"), revisionsTable(t, typed))
 	checkTable(t, filepath.Join("docs", "http.md"), httpTable(t, typed))
+	checkTable(t, filepath.Join("docs", "http.md"), restartTable(t, typed))
+}
+
+// restartTable returns the table of docs/http.md that says what each host
+// did when the server restarted before the model's second call, from the
+// captures.
+func restartTable(t *testing.T, typed map[string]hostCapture) string {
+	var b strings.Builder
+	b.WriteString("| host | opened anew | later calls answered | later calls answered 404 | exit status |\n|---|---|---|---|---|\n")
+	yes := map[bool]string{true: "yes", false: "no"}
+	for _, h := range hostNames(typed) {
+		c := typed[h]
+		require.True(t, c.HTTP != nil && c.HTTP.Restarted != nil, "%s's capture has no restart over HTTP", h)
+		r := c.HTTP.Restarted
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", c.Title, yes[r.Opened], r.CallsAnswered, r.CallsNotFound, r.ExitStatus)
+	}
+	return b.String()
 }
 
 // httpTable returns the table of docs/http.md: what each host sent the

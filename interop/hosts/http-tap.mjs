@@ -12,26 +12,20 @@ import { createInterface } from "node:readline";
 const now = () => performance.timeOrigin + performance.now();
 
 // serveHTTP starts binary with -http 127.0.0.1:0 and a proxy in front of
-// it, and resolves once both listen, to { url, requests, close }: url is
-// the proxy's, requests the host's, in order ({ at, method (HTTP's),
-// session (its Mcp-Session-Id, if any), protocolVersion (its
+// it, and resolves once both listen, to { url, requests, restartedAt,
+// close }: url is the proxy's, requests the host's, in order ({ at, method
+// (HTTP's), session (its Mcp-Session-Id, if any), protocolVersion (its
 // MCP-Protocol-Version header, if any), status, msg (the JSON-RPC body,
 // parsed) }); close stops both and resolves to the server's exit status.
-export async function serveHTTP(binary, { timeout = 30_000 } = {}) {
-  const server = spawn(binary, ["-http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
-  const exited = new Promise((resolve) => server.on("exit", (code, signal) => resolve(signal ?? code)));
-  const target = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${binary} -http 127.0.0.1:0 logged no "serving" line in ${timeout} ms`)), timeout);
-    createInterface({ input: server.stderr }).on("line", (line) => {
-      const url = /msg=serving .*url=(\S+)/.exec(line)?.[1];
-      if (url) {
-        clearTimeout(timer);
-        resolve(new URL(url));
-      }
-    });
-    exited.then((status) => reject(new Error(`${binary} -http 127.0.0.1:0 exited (${status}) before it served`)));
-  });
-  const requests = [];
+// With restartBefore N, the proxy holds the host's Nth tools/call, stops
+// the server (SIGTERM, and its exit), starts another, and passes the call
+// and all that follows to the new one, which knows no session of the old:
+// restartedAt is then the index in requests of the call it held.
+export async function serveHTTP(binary, { restartBefore } = {}) {
+  let server = await start(binary);
+  let ready = Promise.resolve(server);
+  let calls = 0;
+  const served = { url: null, requests: [], restartedAt: null };
   const proxy = createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -45,29 +39,64 @@ export async function serveHTTP(binary, { timeout = 30_000 } = {}) {
         status: null,
         msg: parse(body),
       };
-      requests.push(entry);
-      const up = request(
-        { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
-        (answer) => {
-          entry.status = answer.statusCode;
-          res.writeHead(answer.statusCode, answer.headers);
-          answer.pipe(res);
+      served.requests.push(entry);
+      if (entry.msg?.method === "tools/call" && ++calls === restartBefore) {
+        served.restartedAt = served.requests.length - 1;
+        ready = ready.then(async (old) => {
+          old.process.kill("SIGTERM");
+          await old.exited;
+          server = await start(binary);
+          return server;
+        });
+      }
+      ready.then(
+        (target) => {
+          const up = request(
+            { host: target.url.hostname, port: target.url.port, path: req.url, method: req.method, headers: req.headers },
+            (answer) => {
+              entry.status = answer.statusCode;
+              res.writeHead(answer.statusCode, answer.headers);
+              answer.pipe(res);
+            },
+          );
+          up.on("error", () => res.destroy());
+          res.on("close", () => up.destroy()); // the host left: an event stream ends
+          up.end(body);
         },
+        () => res.destroy(),
       );
-      up.on("error", () => res.destroy());
-      res.on("close", () => up.destroy()); // the host left: an event stream ends
-      up.end(body);
     });
   });
   await new Promise((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${proxy.address().port}${target.pathname}`;
-  const close = async () => {
+  served.url = `http://127.0.0.1:${proxy.address().port}${server.url.pathname}`;
+  served.close = async () => {
     proxy.closeAllConnections();
     await new Promise((resolve) => proxy.close(resolve));
-    server.kill("SIGTERM");
-    return exited;
+    const last = await ready.catch(() => server);
+    last.process.kill("SIGTERM");
+    return last.exited;
   };
-  return { url, requests, close };
+  return served;
+}
+
+// start starts binary with -http 127.0.0.1:0 and resolves, once it logs
+// that it serves, to { process, url (its URL), exited (a promise of its
+// exit status, or the signal that ended it) }.
+async function start(binary, timeout = 30_000) {
+  const child = spawn(binary, ["-http", "127.0.0.1:0"], { stdio: ["ignore", "ignore", "pipe"] });
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${binary} -http 127.0.0.1:0 logged no "serving" line in ${timeout} ms`)), timeout);
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      const served = /msg=serving .*url=(\S+)/.exec(line)?.[1];
+      if (served) {
+        clearTimeout(timer);
+        resolve(new URL(served));
+      }
+    });
+    exited.then((status) => reject(new Error(`${binary} -http 127.0.0.1:0 exited (${status}) before it served`)));
+  });
+  return { process: child, url, exited };
 }
 
 // parse returns body as JSON, or null if it is none.

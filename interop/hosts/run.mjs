@@ -39,6 +39,10 @@
 //     and be shown every digit, as in 1; the host's first message must ask
 //     for the revision it asks for on stdio, and the capture keeps it,
 //     whether the host holds a session, and the methods it sent.
+//  7. the same, but the server restarted before the model's second call
+//     reaches it (http-tap.mjs, restartBefore): the capture keeps what the
+//     host did (opened again, or kept a session the new server does not
+//     know) and how many of the later calls' results the model was shown.
 //
 // and, where the host has an mcp list, that list for a server whose command
 // does not exist: what the list checks.
@@ -512,6 +516,30 @@ for (const host of selected) {
     );
     times.http = conv.result.ms;
     console.log(`== ${host.title} over HTTP: the conversation took ${(conv.result.ms / 1000).toFixed(1)} s`);
+  });
+
+  // 7. Over HTTP, the server restarted before the model's second call.
+  await attempt(c, "over HTTP, the server restarted", async () => {
+    const http = await serveHTTP(server, { restartBefore: 2 });
+    let conv;
+    try {
+      conv = await converse(host, await printConfig(host, null, http.url), { list: false });
+    } finally {
+      await http.close();
+    }
+    await c.check("over HTTP, the server restarted before the model's second call: the host ended the conversation", () =>
+      expect(!conv.result.timedOut && http.restartedAt !== null, `no end after ${conv.result.ms} ms, or no second call (restarted at ${http.restartedAt})`),
+    );
+    const after = http.requests.slice(http.restartedAt);
+    const calls = after.filter((r) => r.msg?.method === "tools/call");
+    capture.http.restarted = {
+      opened: after.some((r) => ["initialize", "server/discover"].includes(r.msg?.method)),
+      callsAnswered: calls.filter((r) => r.status === 200).length,
+      callsNotFound: calls.filter((r) => r.status === 404).length,
+      exitStatus: conv.result.status,
+      // What the model was shown for the call the restart held.
+      shown: shown(host.protocol, conv.requests).get("call_1") ?? null,
+    };
   });
 
   // What the host's mcp list says of a server that cannot start.
