@@ -141,8 +141,12 @@ const userEnv = {
   LOGNAME: "learner",
   EDITOR: "vi",
   PAGER: "less",
+  LC_ALL: "C.UTF-8",
+  TZ: "UTC",
   TMPDIR: tmpdir(),
   NO_PROXY: "127.0.0.1,localhost",
+  SSH_AUTH_SOCK: join(work, "ssh-agent.sock"), // none there
+  NPM_TOKEN: "npm_scripted", // a secret a shell holds, of no use here
   ...goEnv,
   SSL_CERT_FILE: caBundle,
   SSL_CERT_DIR: dirname(caBundle),
