@@ -24,9 +24,10 @@
 //  3. the server behind tap.mjs, which records what the host sends it
 //     first, the environment it passes, a call's _meta (its values' kinds),
 //     every line's time, and adds a tool the server does not have, so
-//     that a call of it gets the server's JSON-RPC error. A host that speaks both revisions (hosts.mjs,
-//     revisions) runs it once per revision: the first message must ask for
-//     the revision its settings choose.
+//     that a call of it gets the server's JSON-RPC error. A host that
+//     speaks both revisions (hosts.mjs, revisions) runs it once per
+//     revision: the first message must ask for the revision its settings
+//     choose.
 //  4. examples/hello (go-sdk alone, at -hello) behind tap.mjs: the times
 //     beside the server's.
 //  5. the probe (probe/main.go, at -probe) behind tap.mjs, its own script
@@ -41,8 +42,9 @@
 //     whether the host holds a session, and the methods it sent.
 //  7. the same, but the server restarted before the model's second call
 //     reaches it (http-tap.mjs, restartBefore): the capture keeps what the
-//     host did (opened again, or kept a session the new server does not
-//     know) and how many of the later calls' results the model was shown.
+//     host did (opened anew, or kept a session the new server does not
+//     know), how many of the calls from then on the new server answered,
+//     and what the model was shown for the first of them.
 //
 // and, where the host has an mcp list, that list for a server whose command
 // does not exist: what the list checks.
@@ -129,12 +131,12 @@ const caBundle = join(work, "certs", "ca.pem");
 mkdirSync(dirname(caBundle));
 writeFileSync(caBundle, rootCertificates.join("\n") + "\n");
 
-// userEnv stands for the rest of a user's shell, the same on every
-// machine: USER, LOGNAME, EDITOR and the like; the Go settings of the
-// harness's go command; and the certificate variables a company's
-// certificate authority is given in (each names caBundle). Whether a host
-// passes each, or only a list of its own, is in its capture. Nothing here
-// changes what a host or the server does on 127.0.0.1.
+// userEnv stands for the rest of a user's shell, by the same names on
+// every machine: USER, LOGNAME, EDITOR and the like, a secret (NPM_TOKEN);
+// the Go settings of the harness's go command; and the certificate
+// variables a company's certificate authority is given in (each names
+// caBundle). Whether a host passes each, or only a list of its own, is in
+// its capture; none changes what the model is shown.
 const goEnv = JSON.parse((await run(goCommand, ["env", "-json", "GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY"], { env: process.env })).stdout);
 const userEnv = {
   USER: "learner",
