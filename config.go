@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +20,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"golang.org/x/mod/modfile"
+
+	"mcp-hello-tools/internal/streamable"
 )
 
 const (
@@ -51,10 +55,13 @@ type launch struct {
 
 // A host is a program that starts MCP servers for a model: config's name
 // for it, how it is called, how to write its configuration, and what to do
-// with what config prints.
+// with what config prints. writeURL writes the configuration that makes it
+// connect to a server already serving Streamable HTTP at a URL; nil for a
+// host whose configuration takes stdio servers only.
 type host struct {
 	key, name string
 	write     func(w io.Writer, e entry) error
+	writeURL  func(w io.Writer, key, url string) error
 	todo      string
 }
 
@@ -69,24 +76,25 @@ type entry struct {
 // hosts are the hosts config knows: the one list of them, which config's
 // usage, its tests and docs/hosts.md follow.
 var hosts = []host{
-	{"claude-desktop", "Claude Desktop", mcpServers, "Merge into claude_desktop_config.json (Settings > Developer > Edit Config),\n" +
+	{"claude-desktop", "Claude Desktop", mcpServers, nil, "Merge into claude_desktop_config.json (Settings > Developer > Edit Config),\n" +
 		"then quit and restart Claude Desktop."},
-	{"vscode", "VS Code (Copilot Chat)", vscodeServers, "Paste into .vscode/mcp.json in a workspace, or into your user configuration\n" +
+	{"vscode", "VS Code (Copilot Chat)", vscodeServers, vscodeURL, "Paste into .vscode/mcp.json in a workspace, or into your user configuration\n" +
 		"(command palette: MCP: Open User Configuration), merging \"servers\" with any there."},
-	{"cursor", "Cursor", mcpServers, "Merge into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)."},
-	{"claude-code", "Claude Code", claudeMCPAdd, "Run this command once; --scope user makes the server available in every project.\n" +
+	{"cursor", "Cursor", mcpServers, urlServers("url"), "Merge into ~/.cursor/mcp.json (every project) or .cursor/mcp.json (one project)."},
+	{"claude-code", "Claude Code", claudeMCPAdd, claudeMCPAddURL, "Run this command once; --scope user makes the server available in every project.\n" +
 		"Check it with: claude mcp list"},
-	{"codex", "Codex CLI", codexTable, "Add to ~/.codex/config.toml (or $CODEX_HOME/config.toml). required = true makes\n" +
+	{"codex", "Codex CLI", codexTable, codexURL, "Add to ~/.codex/config.toml (or $CODEX_HOME/config.toml). required = true makes\n" +
 		"Codex wait for the server, and stop if it cannot start. Check it with: codex mcp list"},
-	{"gemini", "Gemini CLI", mcpServers, "Merge into ~/.gemini/settings.json (every project) or .gemini/settings.json\n" +
+	{"gemini", "Gemini CLI", mcpServers, urlServers("httpUrl"), "Merge into ~/.gemini/settings.json (every project) or .gemini/settings.json\n" +
 		"(one project). Check it with: gemini mcp list"},
-	{"copilot", "GitHub Copilot CLI", copilotServers, "Merge into ~/.copilot/mcp-config.json, or pass the file to copilot with\n" +
+	{"copilot", "GitHub Copilot CLI", copilotServers, copilotURL, "Merge into ~/.copilot/mcp-config.json, or pass the file to copilot with\n" +
 		"--additional-mcp-config @FILE."},
 }
 
-// runConfig runs "config HOST [-binary PATH]": it prints to stdout the
-// configuration that makes HOST start this server, with the absolute paths
-// a host needs, and to stderr what to do with it.
+// runConfig runs "config HOST [-binary PATH | -url URL]": it prints to
+// stdout the configuration that makes HOST start this server, with the
+// absolute paths a host needs, or connect to it at URL, where it serves
+// Streamable HTTP (-http); and to stderr what to do with it.
 func runConfig(args []string, stdout, stderr io.Writer) error {
 	var keys []string
 	for _, h := range hosts {
@@ -96,10 +104,12 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	flags := flag.NewFlagSet(name+" config", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	binary := flags.String("binary", "", "configure the built server at `path` instead of go run of this checkout")
+	serverURL := flags.String("url", "", "configure the server serving Streamable HTTP at `url` (started with -http) instead of starting one")
 	key := flags.String("name", serverKey, "list the server under `key` in the host's configuration")
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage:\n\n\t%s config HOST [-binary PATH] [-name KEY]\n\n"+
-			"Prints the configuration that makes HOST start this server, with absolute paths.\n"+
+		fmt.Fprintf(stderr, "Usage:\n\n\t%s config HOST [-binary PATH | -url URL] [-name KEY]\n\n"+
+			"Prints the configuration that makes HOST start this server, with absolute paths,\n"+
+			"or, with -url, connect to it where it serves Streamable HTTP.\n"+
 			"HOST is one of: %s.\n\nThe flags are:\n\n", name, list)
 		flags.PrintDefaults()
 	}
@@ -119,6 +129,8 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("config: unknown host %s; want one of %s", quote(hostKey), list)
 	case !validKey(*key):
 		return fmt.Errorf("config: -name %s: want 1 to %d letters, digits, '-' or '_', as hosts take in a tool's name", quote(*key), maxKey)
+	case *serverURL != "":
+		return configURL(hosts[i], *binary, *serverURL, *key, stdout, stderr)
 	}
 
 	l, err := serverLaunch(*binary)
@@ -135,6 +147,57 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 			warmUp(l))
 	}
 	return nil
+}
+
+// configURL prints h's configuration for the server at rawURL, listed
+// under key, and what to do with it.
+func configURL(h host, binary, rawURL, key string, stdout, stderr io.Writer) error {
+	switch {
+	case binary != "":
+		return errors.New("config: -binary and -url: give one; -binary makes the host start the server, -url connect to one running")
+	case h.writeURL == nil:
+		return fmt.Errorf("config: %s starts stdio servers only from its configuration; configure it without -url, and it starts the server itself", h.name)
+	}
+	if err := checkURL(rawURL); err != nil {
+		return fmt.Errorf("config: -url %w", err)
+	}
+	if err := h.writeURL(stdout, key, rawURL); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "\n%s\nThe host connects to the server and does not start it: start it first, and keep it running:\n"+
+		"\tgo run . -http %s\n(or the built server with -http %[2]s). See docs/http.md.\n", h.todo, hostPort(rawURL))
+	return nil
+}
+
+// checkURL returns an error that says what is wrong with s as the URL of
+// this server: it must be http, on a loopback host (-http listens
+// nowhere else), with the path the server serves, and printable.
+func checkURL(s string) error {
+	if err := printable(s); err != nil {
+		return err
+	}
+	want := "want the URL the server's \"serving\" line gives, such as http://127.0.0.1:8080" + streamable.Path
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%s: %w; %s", quote(s), errors.Unwrap(err), want)
+	case u.Scheme != "http":
+		return fmt.Errorf("%s: the scheme is %s, not http, which -http serves; %s", quote(s), quote(u.Scheme), want)
+	case !streamable.IsLoopback(u.Hostname()):
+		return fmt.Errorf("%s: %s is %w, and -http listens on loopback only; %s", quote(s), quote(u.Hostname()), errNotLoopback, want)
+	case u.Path != streamable.Path:
+		return fmt.Errorf("%s: the server serves %s, not %s; %s", quote(s), streamable.Path, quote(u.Path), want)
+	}
+	return nil
+}
+
+// hostPort returns the host and port of a URL checkURL accepted, for -http.
+func hostPort(s string) string {
+	u, _ := url.Parse(s)
+	if u.Port() == "" {
+		return net.JoinHostPort(u.Hostname(), "80")
+	}
+	return u.Host
 }
 
 // warmUp returns the shell line that builds what the host will start, with
@@ -217,6 +280,55 @@ func codexTable(w io.Writer, e entry) error {
 	}
 	// go-toml writes the table's parent, [mcp_servers], first: a second
 	// [mcp_servers] in a file that has one is invalid TOML.
+	_, err = w.Write(bytes.TrimPrefix(data, []byte("[mcp_servers]\n")))
+	return err
+}
+
+// urlServers returns the writer of a host that takes, under "mcpServers",
+// a server's URL in member: Cursor's "url", Gemini CLI's "httpUrl".
+func urlServers(member string) func(w io.Writer, key, url string) error {
+	return func(w io.Writer, key, url string) error {
+		return writeJSON(w, map[string]any{"mcpServers": map[string]any{key: map[string]string{member: url}}})
+	}
+}
+
+// httpServer is a server of type http at URL, as VS Code and Copilot CLI
+// take it; Tools, if set, are the tools allowed.
+type httpServer struct {
+	Type  string   `json:"type"`
+	URL   string   `json:"url"`
+	Tools []string `json:"tools,omitempty"`
+}
+
+// vscodeURL writes VS Code's: the server, of type http, under "servers".
+func vscodeURL(w io.Writer, key, url string) error {
+	return writeJSON(w, map[string]any{"servers": map[string]httpServer{key: {"http", url, nil}}})
+}
+
+// copilotURL writes Copilot CLI's: the server, of type http, with every
+// tool allowed, under "mcpServers".
+func copilotURL(w io.Writer, key, url string) error {
+	return writeJSON(w, map[string]any{"mcpServers": map[string]httpServer{key: {"http", url, []string{"*"}}}})
+}
+
+// claudeMCPAddURL writes Claude Code's command that adds the server at
+// url. Without --scope, claude mcp add writes the local scope: this
+// project's directory alone.
+func claudeMCPAddURL(w io.Writer, key, url string) error {
+	_, err := fmt.Fprintln(w, "claude mcp add --transport http --scope user "+key+" "+shellQuote(url))
+	return err
+}
+
+// codexURL writes Codex's TOML table [mcp_servers.KEY] with the server's url.
+func codexURL(w io.Writer, key, url string) error {
+	type server struct {
+		URL      string `toml:"url"`
+		Required bool   `toml:"required"`
+	}
+	data, err := toml.Marshal(map[string]map[string]server{"mcp_servers": {key: {url, true}}})
+	if err != nil {
+		return err
+	}
 	_, err = w.Write(bytes.TrimPrefix(data, []byte("[mcp_servers]\n")))
 	return err
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -485,5 +486,133 @@ func TestHostsListed(t *testing.T) {
 	}
 	for _, m := range regexp.MustCompile("(?m)^\\| [^|]+ \\| `([a-z-]+)` \\|").FindAllStringSubmatch(string(readme), -1) {
 		assert.Contains(t, keys, m[1], "the README's table of hosts has %s, which config does not know", m[1])
+	}
+}
+
+// parseURL extracts, from the output of config HOST -url, the URL of the
+// server listed under key: the JSON or TOML entry the host reads, or the
+// words of the claude mcp add command.
+func parseURL(t *testing.T, client, key, out string) string {
+	t.Helper()
+	switch client {
+	case "cursor", "gemini", "copilot":
+		var cfg struct {
+			MCPServers map[string]struct {
+				Type    string   `json:"type"`
+				URL     string   `json:"url"`
+				HTTPURL string   `json:"httpUrl"`
+				Tools   []string `json:"tools"`
+				Command string   `json:"command"`
+			} `json:"mcpServers"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config %s -url output:\n%s", client, out)
+		require.Contains(t, cfg.MCPServers, key, "config %s -url output:\n%s", client, out)
+		s := cfg.MCPServers[key]
+		assert.Empty(t, s.Command, "config %s -url: command", client)
+		switch client {
+		case "cursor":
+			return s.URL
+		case "gemini":
+			return s.HTTPURL
+		}
+		assert.Equal(t, "http", s.Type, "config copilot -url: type")
+		assert.Equal(t, []string{"*"}, s.Tools, "config copilot -url: tools")
+		return s.URL
+	case "vscode":
+		var cfg struct {
+			Servers map[string]struct {
+				Type, URL string
+			} `json:"servers"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &cfg), "config vscode -url output:\n%s", out)
+		require.Contains(t, cfg.Servers, key, "config vscode -url output:\n%s", out)
+		assert.Equal(t, "http", cfg.Servers[key].Type, "config vscode -url: type")
+		return cfg.Servers[key].URL
+	case "codex":
+		var cfg struct {
+			MCPServers map[string]struct {
+				URL      string `toml:"url"`
+				Command  string `toml:"command"`
+				Required bool   `toml:"required"`
+			} `toml:"mcp_servers"`
+		}
+		file := "[mcp_servers]\n\n[mcp_servers.other]\ncommand = \"x\"\n\n" + out
+		require.NoError(t, toml.Unmarshal([]byte(file), &cfg), "config codex -url output:\n%s", out)
+		require.Contains(t, cfg.MCPServers, key, "config codex -url output:\n%s", out)
+		assert.True(t, cfg.MCPServers[key].Required, "config codex -url: required")
+		assert.Empty(t, cfg.MCPServers[key].Command, "config codex -url: command")
+		return cfg.MCPServers[key].URL
+	case "claude-code":
+		words := shellSplit(t, strings.TrimSuffix(out, "\n"))
+		prefix := []string{"claude", "mcp", "add", "--transport", "http", "--scope", "user", key}
+		require.Len(t, words, len(prefix)+1, "config claude-code -url output: %s", out)
+		require.Equal(t, prefix, words[:len(prefix)], "config claude-code -url output: %s", out)
+		return words[len(prefix)]
+	}
+	t.Fatalf("parseURL: no parser for client %q", client)
+	return ""
+}
+
+// TestConfigURL prints each host's configuration for a server serving
+// Streamable HTTP at a URL, under each key, the flag before and after the
+// host; a host that takes stdio servers only says so, and prints nothing.
+func TestConfigURL(t *testing.T) {
+	for _, h := range hosts {
+		for _, u := range []string{"http://127.0.0.1:8080/mcp", "http://[::1]:41234/mcp", "http://localhost/mcp"} {
+			for _, args := range [][]string{{h.key, "-url", u}, {"-url", u, "-name", "my-server", h.key}} {
+				t.Run(strings.Join(args, " "), func(t *testing.T) {
+					var stdout, stderr bytes.Buffer
+					err := runConfig(args, &stdout, &stderr)
+					if h.writeURL == nil {
+						require.Error(t, err, "config %q", args)
+						assert.Contains(t, err.Error(), "stdio servers only", "config %q", args)
+						assert.Empty(t, stdout.String(), "config %q", args)
+						return
+					}
+					require.NoError(t, err, "config %q; stderr:\n%s", args, &stderr)
+					key := serverKey
+					if slices.Contains(args, "-name") {
+						key = "my-server"
+						assert.NotContains(t, stdout.String(), serverKey, "config %q", args)
+					}
+					assert.Equal(t, u, parseURL(t, h.key, key, stdout.String()), "config %q", args)
+					assert.Contains(t, stderr.String(), "-http ", "config %q tells to start the server", args)
+				})
+			}
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	require.NoError(t, runConfig([]string{"vscode", "-url", "http://127.0.0.1:8080/mcp"}, &stdout, &stderr))
+	assert.JSONEq(t, `{"servers":{"hello-tools":{"type":"http","url":"http://127.0.0.1:8080/mcp"}}}`, stdout.String(), "config vscode -url")
+	assert.Contains(t, stderr.String(), "\tgo run . -http 127.0.0.1:8080\n", "config vscode -url")
+}
+
+// TestConfigURLErrors: a URL the server cannot be at is refused, saying
+// what one looks like, and nothing is printed to paste.
+func TestConfigURLErrors(t *testing.T) {
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string // substring
+	}{
+		{"and -binary", []string{"codex", "-binary", "/bin/true", "-url", "http://127.0.0.1:8080/mcp"}, "-binary and -url: give one"},
+		{"not loopback", []string{"codex", "-url", "http://example.com/mcp"}, `"example.com" is not a loopback address`},
+		{"every address", []string{"codex", "-url", "http://0.0.0.0:8080/mcp"}, "not a loopback address"},
+		{"https", []string{"codex", "-url", "https://127.0.0.1:8080/mcp"}, `the scheme is "https", not http`},
+		{"no path", []string{"gemini", "-url", "http://127.0.0.1:8080"}, `the server serves /mcp, not ""`},
+		{"no scheme", []string{"gemini", "-url", "127.0.0.1:8080/mcp"}, "such as http://127.0.0.1:8080/mcp"},
+		{"bad escape", []string{"gemini", "-url", "http://127.0.0.1:8080/%zz"}, `invalid URL escape "%zz"`},
+		{"with ESC", []string{"copilot", "-url", "http://127.0.0.1:8080/mcp\x1b[2J"}, `holds a control`},
+		{"Claude Desktop", []string{"claude-desktop", "-url", "http://127.0.0.1:8080/mcp"}, "Claude Desktop starts stdio servers only"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			err := runConfig(tt.args, &stdout, &stderr)
+			require.Error(t, err, "config %q", tt.args)
+			assert.Contains(t, err.Error(), tt.wantErr, "config %q", tt.args)
+			assert.Empty(t, stdout.String(), "config %q prints nothing to paste", tt.args)
+			assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", tt.args)
+		})
 	}
 }

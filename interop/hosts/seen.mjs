@@ -6,28 +6,28 @@
 import { isDeepStrictEqual } from "node:util";
 
 // definitions returns the tool definitions of the last request that had
-// them, by the name the host gave each, as the model got them.
+// them, by the name the host gave each, each as the host sent it.
 export function definitions(protocol, requests) {
   for (const { body } of requests.toReversed()) {
-    const found = new Map();
-    for (const d of toolsOf(protocol, body)) found.set(d.name, d);
+    const found = new Map(toolsOf(protocol, body));
     if (found.size > 0) return found;
   }
   return new Map();
 }
 
-// toolsOf lists the function definitions in one request body. Codex puts
-// an MCP server's tools in a namespace: its functions are named
-// "NAMESPACE TOOL" here, the way the model calls them.
+// toolsOf lists the function definitions in one request body, each as
+// [name, definition as sent]. Codex puts an MCP server's tools in a
+// namespace: a function sent as "TOOL" is named "NAMESPACE TOOL" here, the
+// way the model calls it. Chat Completions names a function inside it.
 function toolsOf(protocol, body) {
   if (!body || typeof body !== "object") return [];
   switch (protocol) {
     case "anthropic":
-      return (body.tools ?? []).filter((t) => t.name && (t.input_schema || t.description));
+      return (body.tools ?? []).filter((t) => t.name && (t.input_schema || t.description)).map((t) => [t.name, t]);
     case "chat":
-      return (body.tools ?? []).filter((t) => t.function).map((t) => ({ name: t.function.name, ...t }));
+      return (body.tools ?? []).filter((t) => t.function).map((t) => [t.function.name, t]);
     case "gemini":
-      return (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []);
+      return (body.tools ?? []).flatMap((t) => t.functionDeclarations ?? []).map((t) => [t.name, t]);
     case "responses": {
       const input = Array.isArray(body.input) ? body.input : [];
       const groups = [
@@ -35,7 +35,7 @@ function toolsOf(protocol, body) {
         ...input.filter((i) => i.type === "additional_tools" || i.type === "tool_search_output").flatMap((i) => i.tools ?? []),
       ];
       return groups.flatMap((t) =>
-        t.type === "namespace" ? (t.tools ?? []).map((f) => ({ ...f, name: `${t.name} ${f.name}` })) : t.name ? [t] : [],
+        t.type === "namespace" ? (t.tools ?? []).map((f) => [`${t.name} ${f.name}`, f]) : t.name ? [[t.name, t]] : [],
       );
     }
   }
@@ -50,7 +50,8 @@ export function inputSchemaOf(def) {
 
 // hostPart returns what the host made of a tool of the server's tools/list
 // in def, its definition as the model got it, less what the tool gave it:
-// the tool's name as the host renamed it (name) and its description become
+// the tool's name, as the host renamed it (name) or as the server has it
+// (inside Codex's namespace), and its description become
 // "{name}" and "{description}", wherever the host put them, and the
 // members of its inputSchema (and of its properties) that the host passed
 // unchanged are taken out of the schema, those it dropped listed in
@@ -60,7 +61,7 @@ export function hostPart(def, tool, name) {
   const schema = inputSchemaOf(def);
   const walk = (v) => {
     if (v === schema) return unlike(v, tool.inputSchema);
-    if (v === name) return "{name}";
+    if (v === name || v === tool.name) return "{name}";
     if (v === tool.description) return "{description}";
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
