@@ -74,7 +74,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { rootCertificates } from "node:tls";
 import { fileURLToPath } from "node:url";
 import { checker, expect } from "../check.mjs";
 import { hosts, serverKey } from "./hosts.mjs";
@@ -85,6 +84,7 @@ import { changes, comparable, differences, envNames, listsOfTools, normalize, to
 import { cases, learn, results } from "./probe.mjs";
 import { definitions, flagged, hostPart, shown, texts } from "./seen.mjs";
 import { printTimes, readTap, timings } from "./tap-log.mjs";
+import * as user from "./user-env.mjs";
 import { serveHTTP, sessionOf } from "./http-tap.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -125,42 +125,8 @@ const cache = join(interop, "node_modules", ".cache", "hosts");
 const goCommand = (await run("/bin/sh", ["-c", "command -v go"], { env: { PATH: process.env.PATH } })).stdout.trim();
 let failed = false;
 
-// caBundle is a file of the certificate authorities Node.js trusts, and
-// its folder: what a user's certificate variables name (userEnv).
-const caBundle = join(work, "certs", "ca.pem");
-mkdirSync(dirname(caBundle));
-writeFileSync(caBundle, rootCertificates.join("\n") + "\n");
-
-// userEnv stands for the rest of a user's shell, by the same names on
-// every machine: USER, LOGNAME, EDITOR and the like, a secret (NPM_TOKEN);
-// the Go settings of the harness's go command; and the certificate
-// variables a company's certificate authority is given in (each names
-// caBundle). Whether a host passes each, or only a list of its own, is in
-// its capture; none changes what the model is shown.
-const goEnv = JSON.parse((await run(goCommand, ["env", "-json", "GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY"], { env: process.env })).stdout);
-const userEnv = {
-  USER: "learner",
-  LOGNAME: "learner",
-  EDITOR: "vi",
-  PAGER: "less",
-  LC_ALL: "C.UTF-8",
-  TZ: "UTC",
-  TMPDIR: tmpdir(),
-  NO_PROXY: "127.0.0.1,localhost",
-  SSH_AUTH_SOCK: join(work, "ssh-agent.sock"), // none there
-  NPM_TOKEN: "npm_scripted", // a secret a shell holds, of no use here
-  ...goEnv,
-  SSL_CERT_FILE: caBundle,
-  SSL_CERT_DIR: dirname(caBundle),
-  NODE_EXTRA_CA_CERTS: caBundle,
-  REQUESTS_CA_BUNDLE: caBundle,
-  CURL_CA_BUNDLE: caBundle,
-  GIT_SSL_CAINFO: caBundle,
-  AWS_CA_BUNDLE: caBundle,
-  PIP_CERT: caBundle,
-  DENO_CERT: caBundle,
-  NIX_SSL_CERT_FILE: caBundle,
-};
+// userEnv stands for the rest of a user's shell (user-env.mjs).
+const userEnv = await user.userEnv(work, goCommand);
 
 // baseEnv is the environment every host gets besides its own variables:
 // the harness's few, and userEnv.
