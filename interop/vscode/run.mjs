@@ -92,9 +92,11 @@ const selected = (name) => args.length === 0 || args.includes(name);
 // toolName is the name VS Code 1.139.1 gives a tool, which the model reads:
 // "mcp_", then the server's title (its name if it has none), lower-cased,
 // each run of characters outside [a-z0-9_.-] one "_", cut to 13
-// characters, then "_" and the tool's name, its dots made "_"
-// (src/vs/workbench/contrib/mcp/common/mcpServer.ts, McpTool's
-// referenceName).
+// characters, then "_" and the tool's name, its dots made "_". So its
+// workbench says, in code-server's lib/vscode/out/vs/code/browser/
+// workbench/workbench.js: the prefix is cut to 18 - "mcp_".length - 1,
+// and a second server with the same prefix gets "2_" after one cut a
+// character shorter.
 export function toolName(serverTitle, tool) {
   const prefix = serverTitle.toLowerCase().replace(/[^a-z0-9_.-]+/g, "_").slice(0, 13);
   return `mcp_${prefix}_${tool.replaceAll(".", "_")}`;
