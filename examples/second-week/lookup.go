@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -38,13 +39,13 @@ var lookupTool = &mcp.Tool{
 // cancels the call (notifications/cancelled) or the session ends: the
 // request to the service is then cut too.
 func lookup(ctx context.Context, req *mcp.CallToolRequest, in lookupInput) (*mcp.CallToolResult, lookupOutput, error) {
-	url, key := os.Getenv("MY_SERVER_API_URL"), os.Getenv("MY_SERVER_API_KEY")
-	if url == "" || key == "" {
+	service, key := os.Getenv("MY_SERVER_API_URL"), os.Getenv("MY_SERVER_API_KEY")
+	if service == "" || key == "" {
 		return nil, lookupOutput{}, errors.New("MY_SERVER_API_URL and MY_SERVER_API_KEY must be set in the host's configuration")
 	}
 	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
 	defer cancel()
-	ask, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"?q="+strings.ReplaceAll(in.Query, " ", "+"), nil)
+	ask, err := http.NewRequestWithContext(ctx, http.MethodGet, service+"?q="+url.QueryEscape(in.Query), nil)
 	if err != nil {
 		return nil, lookupOutput{}, fmt.Errorf("MY_SERVER_API_URL is not a URL: %w", err)
 	}
