@@ -33,6 +33,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/txtar"
 )
 
@@ -248,6 +249,27 @@ func TestReadmeCode(t *testing.T) {
 		src, err := os.ReadFile(q[1])
 		require.NoError(t, err, "README quotes %s", q[1])
 		assert.True(t, strings.Contains(string(src), q[2]), "README quotes code that is not in %s:\n%s", q[1], q[2])
+	}
+}
+
+// TestReadmeGetsRootVersions: the README's "Your own server" gets each
+// module at the version this module requires, so that the reader's copy
+// compiles the versions already compiled here (tidy alone picks older
+// x/sys and x/sync than go-sdk's dependents here do).
+func TestReadmeGetsRootVersions(t *testing.T) {
+	data, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	root, err := modfile.Parse("go.mod", data, nil)
+	require.NoError(t, err)
+	required := map[string]string{}
+	for _, r := range root.Require {
+		required[r.Mod.Path] = r.Mod.Version
+	}
+	line := regexp.MustCompile(`(?m)^go -C \.\./my-server get (.+)$`).FindStringSubmatch(readme(t))
+	require.NotNil(t, line, "the README gets no modules into ../my-server")
+	for _, arg := range strings.Fields(line[1]) {
+		path, version, _ := strings.Cut(arg, "@")
+		assert.Equal(t, required[path], version, "the README's go get of %s: go.mod requires %s", arg, required[path])
 	}
 }
 
