@@ -273,6 +273,21 @@ func TestReadmeGetsRootVersions(t *testing.T) {
 	}
 }
 
+// TestSecondWeekMain: each line docs/second-week.md has the reader add to
+// their main.go is in examples/second-week/main.go, which stands in for it,
+// so that go test compiles what .ci/readme writes into the reader's module.
+func TestSecondWeekMain(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "second-week.md"))
+	require.NoError(t, err)
+	main, err := os.ReadFile(filepath.Join("examples", "second-week", "main.go"))
+	require.NoError(t, err)
+	edits := regexp.MustCompile("(?s)<!-- readme: (?:after|instead of) \"[^\n]*\" in \\.\\./my-server/main\\.go -->\n```go\n(.*?)```").FindAllStringSubmatch(string(page), -1)
+	require.NotEmpty(t, edits, "docs/second-week.md changes nothing in the reader's main.go")
+	for _, e := range edits {
+		assert.Contains(t, string(main), e[1], "docs/second-week.md has the reader add lines that examples/second-week/main.go has not")
+	}
+}
+
 // TestExerciseHints checks that each exercise's hints, exercises/N-NAME.md,
 // name in backticks every file its reference solution, N-NAME.patch,
 // touches: a learner who follows the hints is never left to find a file
