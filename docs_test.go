@@ -33,6 +33,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/txtar"
 )
 
@@ -248,6 +249,42 @@ func TestReadmeCode(t *testing.T) {
 		src, err := os.ReadFile(q[1])
 		require.NoError(t, err, "README quotes %s", q[1])
 		assert.True(t, strings.Contains(string(src), q[2]), "README quotes code that is not in %s:\n%s", q[1], q[2])
+	}
+}
+
+// TestReadmeGetsRootVersions: the README's "Your own server" gets each
+// module at the version this module requires, so that the reader's copy
+// compiles the versions already compiled here (tidy alone picks older
+// x/sys and x/sync than go-sdk's dependents here do).
+func TestReadmeGetsRootVersions(t *testing.T) {
+	data, err := os.ReadFile("go.mod")
+	require.NoError(t, err)
+	root, err := modfile.Parse("go.mod", data, nil)
+	require.NoError(t, err)
+	required := map[string]string{}
+	for _, r := range root.Require {
+		required[r.Mod.Path] = r.Mod.Version
+	}
+	line := regexp.MustCompile(`(?m)^go -C \.\./my-server get (.+)$`).FindStringSubmatch(readme(t))
+	require.NotNil(t, line, "the README gets no modules into ../my-server")
+	for _, arg := range strings.Fields(line[1]) {
+		path, version, _ := strings.Cut(arg, "@")
+		assert.Equal(t, required[path], version, "the README's go get of %s: go.mod requires %s", arg, required[path])
+	}
+}
+
+// TestSecondWeekMain: each line docs/second-week.md has the reader add to
+// their main.go is in examples/second-week/main.go, which stands in for it,
+// so that go test compiles what .ci/readme writes into the reader's module.
+func TestSecondWeekMain(t *testing.T) {
+	page, err := os.ReadFile(filepath.Join("docs", "second-week.md"))
+	require.NoError(t, err)
+	main, err := os.ReadFile(filepath.Join("examples", "second-week", "main.go"))
+	require.NoError(t, err)
+	edits := regexp.MustCompile("(?s)<!-- readme: (?:after|instead of) \"[^\n]*\" in \\.\\./my-server/main\\.go -->\n```go\n(.*?)```").FindAllStringSubmatch(string(page), -1)
+	require.NotEmpty(t, edits, "docs/second-week.md changes nothing in the reader's main.go")
+	for _, e := range edits {
+		assert.Contains(t, string(main), e[1], "docs/second-week.md has the reader add lines that examples/second-week/main.go has not")
 	}
 }
 
