@@ -29,9 +29,7 @@ import (
 // mcp.StdioTransport, bareCommand) and to this server (main.go, through
 // internal/stdio), and show each shortfall of go-sdk beside the guarantee
 // that works around it. When go-sdk fixes one, the bare half of its test
-// fails, naming the part of
-// the workaround to delete, as package.Name (TestProseNamesCode checks
-// that each name is declared, so that a rename cannot leave one stale).
+// fails, naming the part of the workaround to delete, as package.Name.
 // The benchmarks at the end weigh what the workarounds cost: a call over
 // internal/stdio beside one over go-sdk's own transport.
 

@@ -16,10 +16,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The way in: Admit reads a message (decode, shapeOf) and admits it. All a
-// message admitted needs is in this file, so that its way to go-sdk stays
-// in one (docs/internals.md counts it); rules.go holds the rest of the
-// refusals, words.go their words.
+// The way in: Admit reads a message (decode, after shapeOf's look at its
+// shape) and admits it: its method, its params and a 2025 session's
+// handshake. rules.go holds what a client may send and how a message
+// refused is told so, words.go the words of refusals.
 
 // A Message is a message read and admitted: what a transport hands to
 // go-sdk, or acts on itself.

@@ -3,7 +3,7 @@
 // purpose: it sets what the probe sent (its tools/list, and each result as
 // tap.mjs recorded it) beside what the model got, and says, in words, which
 // parts reached the model and how. The words are the capture's "probe"
-// facts, which docs/model.md's table states and docs_test.go checks.
+// facts, which docs/model.md's table states and docs_captures_test.go checks.
 
 import { texts } from "./seen.mjs";
 

@@ -52,7 +52,7 @@
 // What the model was given and shown, what the host sent the server, and
 // what the probe learned, normalized, is the host's capture; it must equal
 // captures/HOST.json, which docs/hosts.md, docs/model.md and the README
-// quote (docs_test.go checks them), but for the host's version, which
+// quote (docs_captures_test.go checks them), but for the host's version, which
 // package.json holds: a new version that changes nothing the model sees
 // passes. A capture keeps only what a change to the server's other tools
 // leaves as it is: of the definitions, echo's, which no exercise changes
