@@ -125,7 +125,7 @@ func kept(p *mcp.InitializeParams) json.RawMessage {
 // flight. A transport sends it under null: under its own id, the client
 // would read it as the reply to the request in flight.
 func InUse(id jsonrpc.ID) *jsonrpc.Error {
-	return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", Cut(fmt.Sprint(id.Raw()), MaxQuote))
+	return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", Inert(fmt.Sprint(id.Raw())))
 }
 
 // diagnose says why go-sdk's decoder refused data, or read only a part of
@@ -161,7 +161,7 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 // has says what members holds as name, for a message refused.
 func has(members map[string]json.RawMessage, name string) string {
 	if members[name] != nil {
-		return Cut(string(members[name]), MaxQuote)
+		return Inert(string(members[name]))
 	}
 	return fmt.Sprintf("no %q (member names are case-sensitive)", name)
 }
