@@ -313,6 +313,16 @@ func TestKeptOfInitialize(t *testing.T) {
 	assert.Contains(t, string(kept), `"sampling":{}`)
 	assert.Contains(t, string(kept), `"version":"1"`)
 	assert.NotContains(t, string(kept), "experimental")
+
+	// The version go-sdk agrees to, for one asked at or past 2026-07-28,
+	// which initialize does not serve; any other as asked.
+	for asked, want := range map[string]string{"2026-07-28": "2025-11-25", "2099-01-01": "2025-11-25", "2020-01-01": "2020-01-01", "2025-06-18": "2025-06-18"} {
+		msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+asked+`"}}`), "", false)
+		require.NoError(t, err)
+		var p mcp.InitializeParams
+		require.NoError(t, json.Unmarshal(msg.Request.Params, &p))
+		assert.Equal(t, want, p.ProtocolVersion, "initialize asking %s: the version kept", asked)
+	}
 }
 
 // TestMiddleware: a panic is -32603 with the stack logged; an error without

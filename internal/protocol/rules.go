@@ -108,17 +108,39 @@ const maxKept = 200
 // version, the client's capabilities of the specification, and its name
 // and version. go-sdk keeps the params whole for the session's life: 8 MiB
 // of capabilities.experimental would stay with every session.
+//
+// A version asked at or past ModernVersion is kept as the one go-sdk
+// agrees to, the newest before it (initialize belongs to the revisions
+// before ModernVersion): go-sdk v1.8.0 gives results the shape of the
+// version asked, not of the one agreed (clientSupportsMultiRoundTrip reads
+// InitializeParams), so a session agreed at 2025-11-25 got 2026-07-28's
+// resultType. Once go-sdk reads the version agreed, delete that line.
 func kept(p *mcp.InitializeParams) json.RawMessage {
 	p.Meta = nil
 	if p.Capabilities != nil {
 		p.Capabilities.Experimental, p.Capabilities.Extensions = nil, nil
 	}
 	p.ProtocolVersion = Cut(p.ProtocolVersion, maxKept) // none is longer: go-sdk answers one it knows
+	if p.ProtocolVersion >= ModernVersion {
+		p.ProtocolVersion = newestLegacy()
+	}
 	if p.ClientInfo != nil {
 		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, maxKept), Version: Cut(p.ClientInfo.Version, maxKept)}
 	}
 	kept, _ := json.Marshal(p) // what was decoded encodes
 	return kept
+}
+
+// newestLegacy returns the newest version go-sdk serves before
+// ModernVersion: the one it agrees to in initialize for a version it does
+// not serve there.
+func newestLegacy() string {
+	for _, v := range mcp.SupportedProtocolVersions() { // newest first
+		if v < ModernVersion {
+			return v
+		}
+	}
+	return ""
 }
 
 // InUse is the refusal of a request whose id is that of a request in

@@ -307,7 +307,7 @@ func TestLoopbackHosts(t *testing.T) {
 }
 
 // TestInitializeKept: a session keeps what it acts on of initialize, not
-// its params whole.
+// its params whole, and the version agreed, not the one asked.
 func TestInitializeKept(t *testing.T) {
 	t.Parallel()
 	s := start(t, nil)
@@ -321,6 +321,16 @@ func TestInitializeKept(t *testing.T) {
 		assert.Equal(t, "2025-11-25", p.ProtocolVersion)
 		assert.Nil(t, p.Capabilities.Experimental, "capabilities.experimental, kept for the session's life")
 	}
+
+	// One shape per revision agreed: asked 2099-01-01, agreed at 2025-11-25,
+	// a session's results are of 2025-11-25's shape, without resultType.
+	r = do(t, http.MethodPost, s.url, strings.Replace(initialize, "2025-11-25", "2099-01-01", 1))
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Contains(t, string(r.result), `"protocolVersion":"2025-11-25"`)
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m"}}}`,
+		"Mcp-Session-Id", r.header.Get("Mcp-Session-Id"))
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.NotContains(t, string(r.result), "resultType", "a result of 2026-07-28's shape in a session agreed at 2025-11-25")
 }
 
 // TestNotifications: a notification is accepted with 202, served or not.
