@@ -34,6 +34,7 @@ package streamable
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -63,6 +64,8 @@ type Handler struct {
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxAge                    time.Duration // MaxConnectionAge
 	maxSessions               int
+	stopping                  context.Context // done once the server shuts down (Shutdown)
+	stop                      context.CancelFunc
 
 	mu       sync.Mutex
 	sessions map[string]time.Time // legacy session ids, and when each was last used
@@ -82,11 +85,19 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 		return &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: logger, MaxRequestBodyBytes: MaxBodySize,
 			SessionTimeout: SessionTimeout, Stateless: stateless}
 	}
+	stopping, stop := context.WithCancel(context.Background())
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
 		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{},
-		calls: map[call]*heldError{}}
+		calls: map[call]*heldError{}, stopping: stopping, stop: stop}
 }
+
+// Shutdown is for http.Server.RegisterOnShutdown: it ends the sessions'
+// event streams, which never end by themselves, so that the server's
+// Shutdown waits only for the requests in flight; those let finish. One
+// still in flight when its context ends (the server gave up waiting) is
+// answered 503, as the server stopping, not as a session that has ended.
+func (h *Handler) Shutdown() { h.stop() }
 
 // ServeHTTP implements http.Handler: once bound (bounds.go) has let a
 // request through, and read a POST's body, route answers it.
@@ -116,7 +127,11 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	case r.ContentLength != 0:
 		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
 	default: // GET opens a legacy session's event stream, DELETE ends one
-		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // an event stream lasts as long as its session
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // an event stream lasts as long as its session, or the server
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(h.stopping, cancel)()
+		r = r.WithContext(ctx)
 		handler := h.legacy
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
 			handler = h.modern // 405
@@ -213,6 +228,10 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		held.status = http.StatusOK // as any other response, which legacy clients read
 		e = protocol.Errorf(jsonrpc.CodeInternalError, "request cancelled: the client sent notifications/cancelled for it, "+
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
+	case h.stopping.Err() != nil && r.Context().Err() != nil: // go-sdk says 404, or nothing
+		held.status = http.StatusServiceUnavailable
+		e = protocol.Errorf(jsonrpc.CodeInternalError, "server stopping: the request was still being served when the server "+
+			"stopped waiting for requests in flight; send it again once the server is back")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
 		e.Message = protocol.Inert(e.Message)

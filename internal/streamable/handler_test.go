@@ -48,6 +48,9 @@ type testServer struct {
 	held   chan struct{}
 	unhold chan struct{}
 	notes  chan string // the notifications go-sdk receives, in order
+	// endRequests ends the requests' base context, as http.go's shutdown
+	// does once it stops waiting for them.
+	endRequests context.CancelFunc
 }
 
 func start(t *testing.T, configure func(*Handler)) *testServer {
@@ -90,6 +93,9 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 	}
 	srv := httptest.NewUnstartedServer(s.Handler)
 	srv.Config.ConnContext = ConnContext // as http.go has it
+	base, endRequests := context.WithCancel(context.Background())
+	srv.Config.BaseContext = func(net.Listener) context.Context { return base }
+	s.endRequests = endRequests
 	srv.Start()
 	t.Cleanup(func() {
 		select {
@@ -98,6 +104,7 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 			close(s.unhold)
 		}
 		srv.Close()
+		endRequests()
 	})
 	s.host = strings.TrimPrefix(srv.URL, "http://")
 	s.url = srv.URL + Path
@@ -275,6 +282,26 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 			assert.Less(t, len(r.body), 1000, "%s: the reply quotes too much", tt.name)
 		})
 	}
+}
+
+// TestStoppingRequests: once the server stops (Shutdown), a request still
+// in flight when its base context ends, the wait for it over, is answered
+// 503 as the server stopping: not 404, as a session that has ended, which
+// tells a client to start anew. (A 2026-07-28 request is answered by the
+// same case, go-sdk having written nothing, once go-sdk has waited for its
+// handler to return: no signal tells the test that go-sdk has seen the
+// context end before the handler returns, so it is left out.)
+func TestStoppingRequests(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	done := s.hold(t, s.session(t), `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"m"}}}`)
+	s.Shutdown()
+	s.endRequests()
+	r := receive(t, done, "the answer")
+	assert.Equal(t, http.StatusServiceUnavailable, r.status, r.body)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, r.body)
+	assert.Contains(t, r.message, "server stopping")
+	assert.JSONEq(t, "2", string(r.id), r.body)
 }
 
 // TestLimitsPage: docs/limits.md states this package's limits that the
