@@ -437,6 +437,48 @@ func TestIDInUse(t *testing.T) {
 	assert.Contains(t, r.message, "request cancelled")
 }
 
+// TestCancelledIDFree: a request its client cancels frees its id at once,
+// as on stdio, though go-sdk still serves it: a request that reuses the id
+// is served, under that id, and the first's POST is answered as cancelled.
+func TestCancelledIDFree(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	first := s.hold(t, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{"message":"first"}}}`)
+	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"second"}}}`,
+		"Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusOK, r.status, r.body)
+	assert.JSONEq(t, "5", string(r.id), r.body)
+	assert.Contains(t, string(r.result), "second", "the reuse of a cancelled request's id: %s", r.body)
+	close(s.unhold)
+	r = receive(t, first, "the cancelled call's answer")
+	assert.JSONEq(t, "5", string(r.id), r.body)
+	assert.Contains(t, r.message, "request cancelled", r.body)
+}
+
+// TestUnderID: a reply go-sdk wrote under its id goes back under the
+// client's, whatever order its members come in; one under another id is
+// left as it is.
+func TestUnderID(t *testing.T) {
+	from, _ := jsonrpc.MakeID(float64(7))
+	to, _ := jsonrpc.MakeID("c")
+	for reply, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":7,"result":{"x":1}}`:  `{"jsonrpc":"2.0","id":"c","result":{"x":1}}`,
+		`{"result":{"x":1},"id":7,"jsonrpc":"2.0"}`:  `{"jsonrpc":"2.0","id":"c","result":{"x":1}}`,
+		`{"jsonrpc":"2.0","id":70,"result":{"x":1}}`: `{"jsonrpc":"2.0","id":70,"result":{"x":1}}`,
+		`not JSON`: `not JSON`,
+	} {
+		got := string(underID([]byte(reply), from, to))
+		if want == "not JSON" {
+			assert.Equal(t, want, got)
+			continue
+		}
+		assert.JSONEq(t, want, got, "underID(%s)", reply)
+	}
+}
+
 // TestCancelOfNoRequest: a notifications/cancelled that names no request
 // being served is accepted, and not passed on. go-sdk cancels later, on a
 // goroutine of its own, and might cancel a request that came after it: one
