@@ -371,13 +371,18 @@ func TestNotifications(t *testing.T) {
 	}
 }
 
-// TestDeleteSession: a session the client deletes is gone.
+// TestDeleteSession: a session the client deletes is gone, and counts no
+// more against MaxSessions: the next session ends none.
 func TestDeleteSession(t *testing.T) {
 	t.Parallel()
-	s := start(t, nil)
-	sid := s.session(t)
-	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
-	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid).status)
+	s := start(t, func(h *Handler) { h.maxSessions = 2 })
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	kept, deleted := s.session(t), s.session(t)
+	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", deleted).status)
+	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, list, "Mcp-Session-Id", deleted).status)
+	s.session(t) // two, with kept: none to end
+	r := do(t, http.MethodPost, s.url, list, "Mcp-Session-Id", kept)
+	assert.Equal(t, http.StatusOK, r.status, "a session ended for one deleted: %s", r.body)
 }
 
 // TestCancelledRequest: a request its client cancels gets no reply of
@@ -476,6 +481,22 @@ func TestUnderID(t *testing.T) {
 			continue
 		}
 		assert.JSONEq(t, want, got, "underID(%s)", reply)
+	}
+}
+
+// TestHeldErrorDropsCancelled: once its request is cancelled, nothing
+// go-sdk writes for it goes out, a status (200, or 202) nor a body, that
+// serve may answer the POST as cancelled.
+func TestHeldErrorDropsCancelled(t *testing.T) {
+	for _, status := range []int{http.StatusOK, http.StatusAccepted} {
+		rec := httptest.NewRecorder()
+		held := &heldError{ResponseWriter: rec}
+		held.cancelled.Store(true)
+		held.WriteHeader(status)
+		_, err := held.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+		require.NoError(t, err)
+		assert.False(t, held.wrote, "WriteHeader(%d) of a request cancelled went out", status)
+		assert.False(t, rec.Flushed || rec.Body.Len() > 0, "WriteHeader(%d): a reply to a request cancelled went out", status)
 	}
 }
 
@@ -787,6 +808,19 @@ func TestOneWaitsForRoom(t *testing.T) {
 	assert.Equal(t, http.StatusOK, r.status, "the body that waited: %s", r.body)
 }
 
+// TestBusyGivesRoomBack: a body refused for room part-way through (503)
+// gives back the room it took: none is lost for good.
+func TestBusyGivesRoomBack(t *testing.T) {
+	h := &Handler{inFlight: semaphore.NewWeighted(2 * readChunk)}
+	require.True(t, h.inFlight.TryAcquire(readChunk), "another body's room")
+	h.waiting.Store(true) // and another body waits: this one is refused, not let wait
+	_, room, err := h.read(context.Background(), strings.NewReader(strings.Repeat(" ", SmallBodySize+2*readChunk)))
+	require.ErrorIs(t, err, errBusy)
+	assert.Zero(t, room, "room held by a body refused")
+	h.inFlight.Release(readChunk)
+	assert.True(t, h.inFlight.TryAcquire(2*readChunk), "the room a body refused took part-way is lost")
+}
+
 // busyWhileSending: a client still sending its body when it is refused
 // reads the 503, not a connection reset.
 func busyWhileSending(t *testing.T, host string) {
@@ -1019,11 +1053,12 @@ func TestEventStreamDeadline(t *testing.T) {
 	assert.Equal(t, time.Time{}, receive(t, deadlines, "the event stream's write deadline"), "the event stream's write deadline")
 }
 
-// watchDeadlines passes on the write deadlines a handler sets, and sends
-// each on write while it has room: a test wants the first of a few.
+// watchDeadlines passes on the deadlines a handler sets, and sends each
+// write deadline on write, each read deadline on read, while it has room:
+// a test wants the first of a few.
 type watchDeadlines struct {
 	http.ResponseWriter
-	write chan<- time.Time
+	write, read chan<- time.Time
 }
 
 func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
@@ -1034,7 +1069,33 @@ func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
 	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(d)
 }
 
+func (w watchDeadlines) SetReadDeadline(d time.Time) error {
+	select {
+	case w.read <- d:
+	default:
+	}
+	return http.NewResponseController(w.ResponseWriter).SetReadDeadline(d)
+}
+
 func (w watchDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestReadDeadlineLifted: once a POST's body is read, its read deadline
+// is lifted: net/http's background read would hit it in a call longer than
+// the body's time, and cancel the call.
+func TestReadDeadlineLifted(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	deadlines := make(chan time.Time, 10)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(watchDeadlines{ResponseWriter: w, read: deadlines}, r)
+	}))
+	defer closeWatched(t, watched)
+	r := do(t, http.MethodPost, watched.URL+Path, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.NotEqual(t, time.Time{}, receive(t, deadlines, "the body's read deadline"), "the body's read deadline")
+	assert.Equal(t, time.Time{}, receive(t, deadlines, "the read deadline, once the body is read"), "the read deadline once the body is read")
+}
 
 // TestConnectionAge: a connection past its age closes after its next
 // reply, pipelined requests after it unanswered; a younger one serves them.
