@@ -1067,12 +1067,15 @@ var probeOrder = []string{"differ", "blocks", "fails", "long", "titled"}
 
 // TestGuaranteesHeld: every line of docs/guarantees.md names the tests that
 // hold it, each as a link to its file, and each is still declared there. A
-// test renamed or deleted in a restructure fails here, not silently.
+// test renamed or deleted in a restructure fails here, not silently. A test
+// that the default suite skips is marked so, † if it runs with
+// MCP_HELLO_TOOLS_SLOW=1 (it calls slow), ‡ if with -stress N; every line
+// names a test of the default suite, or says that only CI's runs hold it.
 func TestGuaranteesHeld(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("docs", "guarantees.md"))
 	require.NoError(t, err)
-	held := regexp.MustCompile("\\[`((?:Test|Fuzz)\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)")
-	declared := map[string]map[string]bool{} // file: its test functions
+	held := regexp.MustCompile("\\[`((?:Test|Fuzz)\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)( ?[†‡])?")
+	declared := map[string]map[string]string{} // file: its test functions, and how each is skipped by default
 	rows := 0
 	for line := range strings.Lines(string(data)) {
 		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| guarantee ") {
@@ -1083,27 +1086,51 @@ func TestGuaranteesHeld(t *testing.T) {
 		if !assert.NotEmpty(t, tests, "docs/guarantees.md: no test holds %q", line) {
 			continue
 		}
+		byDefault := false
 		for _, m := range tests {
-			name, file := m[1], m[2]
+			name, file, mark := m[1], m[2], strings.TrimSpace(m[3])
 			if declared[file] == nil {
 				declared[file] = testFunctions(t, file)
 			}
-			assert.True(t, declared[file][name], "docs/guarantees.md names %s in %s, which does not declare it", name, file)
+			skip, ok := declared[file][name]
+			assert.True(t, ok, "docs/guarantees.md names %s in %s, which does not declare it", name, file)
+			assert.Equal(t, skip, mark, "docs/guarantees.md: %s's mark (none: it runs in the default suite)", name)
+			byDefault = byDefault || ok && skip == ""
 		}
+		assert.True(t, byDefault || strings.Contains(line, "held only by"),
+			"docs/guarantees.md: no test of the default suite holds %q, and the line does not say so", line)
 	}
 	assert.Greater(t, rows, 30, "docs/guarantees.md has hardly any lines: is the pattern still right?")
 }
 
 // testFunctions returns the names of the top-level Test and Fuzz functions
-// of a file.
-func testFunctions(t *testing.T, file string) map[string]bool {
+// of a file, each with how the default suite skips it: "†" if it calls slow,
+// "‡" if it reads the -stress flag, else "".
+func testFunctions(t *testing.T, file string) map[string]string {
 	t.Helper()
 	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
 	require.NoError(t, err)
-	names := map[string]bool{}
+	names := map[string]string{}
 	for _, d := range f.Decls {
-		if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && (strings.HasPrefix(fn.Name.Name, "Test") || strings.HasPrefix(fn.Name.Name, "Fuzz")) {
-			names[fn.Name.Name] = true
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") && !strings.HasPrefix(fn.Name.Name, "Fuzz") {
+			continue
+		}
+		names[fn.Name.Name] = ""
+		for _, stmt := range fn.Body.List {
+			ast.Inspect(stmt, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.CallExpr:
+					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "slow" {
+						names[fn.Name.Name] = "†"
+					}
+				case *ast.StarExpr:
+					if id, ok := n.X.(*ast.Ident); ok && id.Name == "stress" {
+						names[fn.Name.Name] = "‡"
+					}
+				}
+				return true
+			})
 		}
 	}
 	return names
