@@ -67,8 +67,8 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 	})
 	mcp.AddTool(s.server, &mcp.Tool{Name: "hold"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 		s.held <- struct{}{}
-		if in.Message == "big" { // a reply of 12 MB (\u003c), more than sockets hold
-			in.Message = strings.Repeat("<", 2<<20)
+		if in.Message == "big" { // a reply of 3 MB (\u003c), more than sockets of smallBuffers hold
+			in.Message = strings.Repeat("<", 1<<19)
 		} else {
 			<-s.unhold
 		}
@@ -995,19 +995,18 @@ func TestUnreadReply(t *testing.T) {
 		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(readChunk), 100*time.Millisecond, failAfter
 	})
 	answered := make(chan struct{}, 10)
-	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	watched := smallBuffers(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.ServeHTTP(w, r)
 		answered <- struct{}{}
 	}))
 	defer closeWatched(t, watched)
 	sid := s.session(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
-	require.NoError(t, err)
+	conn := dialSmall(t, strings.TrimPrefix(watched.URL, "http://"))
 	defer func() { _ = conn.Close() }()
-	// A body that takes all the room, and a reply of 12 MB.
+	// A body that takes all the room, and a reply of 3 MB.
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"big","pad":"` +
 		strings.Repeat("x", SmallBodySize) + `"}}}`
-	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+	_, err := fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", sid, len(call), call)
 	require.NoError(t, err) // and never read the reply
 	select {
@@ -1025,15 +1024,53 @@ func TestUnreadReply(t *testing.T) {
 func TestUnreadErrors(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout, h.replyTimeout = 100*time.Millisecond, 100*time.Millisecond })
-	conn, err := net.Dial("tcp", s.host)
-	require.NoError(t, err)
+	watched := smallBuffers(t, s)
+	defer closeWatched(t, watched)
+	conn := dialSmall(t, strings.TrimPrefix(watched.URL, "http://"))
 	defer func() { _ = conn.Close() }()
 	require.NoError(t, conn.SetWriteDeadline(time.Now().Add(failAfter)))
 	gets := []byte(strings.Repeat("GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 100))
+	var err error
 	for err == nil {
 		_, err = conn.Write(gets)
 	}
 	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the server stopped reading, and kept the connection")
+}
+
+// The tests of replies not read are about the kernel's sockets, whose
+// buffers a reply must outgrow: smallBuffers and dialSmall give a server's
+// and a client's ends buffers of a few KiB, so that a reply of a few
+// hundred KiB outgrows them, where loopback's grow to megabytes; its
+// encoding under -race on a busy machine took seconds a megabyte.
+const smallBuffer = 4 << 10
+
+// smallBuffers starts a server of handler whose connections send through
+// small buffers.
+func smallBuffers(t *testing.T, handler http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Listener = smallListener{srv.Listener}
+	srv.Start()
+	return srv
+}
+
+type smallListener struct{ net.Listener }
+
+func (l smallListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(smallBuffer)
+	}
+	return c, err
+}
+
+// dialSmall connects to host with a small buffer to receive.
+func dialSmall(t *testing.T, host string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(smallBuffer))
+	return conn
 }
 
 // TestEventStreamDeadline: a session's event stream has no write deadline,
