@@ -757,8 +757,11 @@ console.log(statuses.join(" "));
 // is made as calls are answered.
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
+	// The half-sent body is refused once its time is up, and its connection
+	// closed once as long again: failAfter/8 each (not 0.2 s), so that a
+	// busy machine sends the other bodies well within theirs.
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), failAfter/8
 	})
 	sid := s.session(t)
 	// Past SmallBodySize: its next chunk takes all the room.
