@@ -58,6 +58,7 @@ type client struct {
 	trace  lineWriter // each line traced
 
 	holdDiscover atomic.Bool  // server/discover is held as hold is
+	holdInit     atomic.Bool  // and initialize
 	notified     atomic.Int32 // the notifications/initialized go-sdk has received
 }
 
@@ -87,7 +88,7 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch {
-			case method == "server/discover" && c.holdDiscover.Load():
+			case method == "server/discover" && c.holdDiscover.Load(), method == "initialize" && c.holdInit.Load():
 				c.held <- method
 				select {
 				case <-c.unhold:
@@ -508,6 +509,23 @@ func TestCancel(t *testing.T) {
 	assert.Contains(t, string(c.recv().Result), "nine", "a cancellation before its request is ignored")
 	require.NoError(t, c.end())
 	assert.Empty(t, c.out.lines, "no more replies")
+}
+
+// TestInitializeNotCancelled: a cancellation that names initialize in
+// flight is ignored, as MCP says ("Cancellation": initialize must not be
+// cancelled), and its reply comes.
+func TestInitializeNotCancelled(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.holdInit.Store(true)
+	c.send(initialize)
+	c.heldNow()
+	c.send(cancel("init"), `not JSON`) // answered by the transport, once it has read the cancellation
+	_, code, _ := c.recvError()
+	assert.EqualValues(t, jsonrpc.CodeParseError, code, "the line after the cancellation")
+	close(c.unhold)
+	r := c.recv()
+	assert.Equal(t, `"init"`, string(r.ID))
+	assert.Contains(t, string(r.Result), `"protocolVersion"`, "initialize's reply")
 }
 
 // TestCancelWithoutInitialize: a 2026-07-28 client sends no initialize, and
