@@ -865,7 +865,9 @@ func TestRunPeriodSparesReplies(t *testing.T) {
 // against a grace period of 5 s): a reader of at most 64 KiB/s, replies of
 // 1.6 s against a grace period of 1 s. An io.Pipe wakes the writer as
 // soon as it reads; the kernel's pipes and sockets do not
-// (unread_linux_test.go).
+// (unread_linux_test.go). TestDrainWaitsAnew holds the rule in the test's
+// own time; this holds it end to end in real time, with a margin: a part
+// of 1 KiB is taken every 16 ms, against a grace period of 1 s.
 func TestSlowReaderAfterEnd(t *testing.T) {
 	r, w := io.Pipe()
 	readSlowly(t, r, w, time.Second, 640, 3, 100_000)

@@ -29,7 +29,10 @@ func socketpair(t *testing.T) (client, server *os.File) {
 // 100,000 characters whole. The kernel wakes the server's blocked write
 // only once the client has read three quarters of the socket's buffer,
 // more than a grace period's reading: the grace period restarts on the
-// bytes it reads.
+// bytes it reads. The kernel's socket is the point, and a real grace
+// period with it: the reader takes bytes every 10 ms, and the drain looks
+// every 0.2 s, so the verdict flips only if the reader goes unscheduled
+// for most of a second.
 func TestSlowReaderOnSocket(t *testing.T) {
 	r, w := socketpair(t)
 	readSlowly(t, r, w, time.Second, 320, 3, 100_000)
@@ -38,7 +41,10 @@ func TestSlowReaderOnSocket(t *testing.T) {
 // TestSlowReaderOnPipe: a client steadily reading 4 KiB/s from a pipe of
 // one page, against a grace period of 0.5 s, receives two replies of
 // 10,000 characters whole. The kernel wakes the server's blocked write
-// only once the client has read the whole page, a second's reading.
+// only once the client has read the whole page, a second's reading. As
+// on the socket, the kernel's pipe is the point: the reader takes bytes
+// every 10 ms, the drain looks every 0.1 s, and only a reader unscheduled
+// for 0.4 s flips the verdict.
 func TestSlowReaderOnPipe(t *testing.T) {
 	r, w, err := os.Pipe()
 	require.NoError(t, err)
