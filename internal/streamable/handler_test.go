@@ -665,6 +665,23 @@ func TestBodyNeverComes(t *testing.T) {
 	assert.Contains(t, evil, "HTTP/1.1 403", "a refusal before the body")
 }
 
+// TestReplyWaitsForBody: a reply to a request whose body the handler does
+// not read has the body's time as well as its own, since net/http reads
+// the body before it sends the reply. Its own time here is a nanosecond:
+// without the body's, it would never go out.
+func TestReplyWaitsForBody(t *testing.T) {
+	t.Parallel()
+	s := start(t, func(h *Handler) { h.replyTimeout = time.Nanosecond })
+	for _, head := range []string{"POST /elsewhere", "POST /mcp"} {
+		extra := ""
+		if head == "POST /mcp" {
+			extra = "Origin: http://evil.example\r\n" // refused before its body is read
+		}
+		reply := rawRequest(t, s.host, head+" HTTP/1.1\r\nHost: 127.0.0.1\r\n"+extra+"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+		assert.Regexp(t, `^HTTP/1.1 40[34]`, reply, head)
+	}
+}
+
 // TestDeclaredTooLarge: a Content-Length past the limit is refused at
 // once, without waiting for the body.
 func TestDeclaredTooLarge(t *testing.T) {
