@@ -834,7 +834,9 @@ func TestBusyGivesRoomBack(t *testing.T) {
 	h := &Handler{inFlight: semaphore.NewWeighted(2 * readChunk)}
 	require.True(t, h.inFlight.TryAcquire(readChunk), "another body's room")
 	h.waiting.Store(true) // and another body waits: this one is refused, not let wait
-	_, room, err := h.read(context.Background(), strings.NewReader(strings.Repeat(" ", SmallBodySize+2*readChunk)))
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // nor, were it let wait, for ever
+	_, room, err := h.read(done, strings.NewReader(strings.Repeat(" ", SmallBodySize+2*readChunk)))
 	require.ErrorIs(t, err, errBusy)
 	assert.Zero(t, room, "room held by a body refused")
 	h.inFlight.Release(readChunk)
@@ -891,7 +893,7 @@ func TestSmallBesideHolders(t *testing.T) {
 	// Four holders send a part each, and take 4 MiB of room: 4 MiB -
 	// SmallBodySize, in chunks of readChunk. Together, all of it.
 	const holders, part = 8, 4 << 20
-	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	s := start(t, func(h *Handler) { h.bodyTimeout = 2 * failAfter }) // not an hour: a body that waits for room must end, lest closing the server wait for it
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
@@ -944,10 +946,10 @@ func TestSmallBesideHolders(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.status, "call %d beside %d holders: %s", i, holders, r.body)
 	}
 	t.Logf("20 small calls beside %d holders: the slowest answered in %.3f s", holders, slowest.Seconds())
-	// A call that waited for room would wait for a holder's body, an hour
-	// here, or until its client gave up: 20 calls took 0.01 s at most under
-	// -race at load 12, so a bound of failAfter cannot flip, and is far
-	// short of the wait it rules out.
+	// A call that waited for room would wait for a holder's body, twice
+	// failAfter here, or until its client gave up: 20 calls took 0.01 s at
+	// most under -race at load 12, so a bound of failAfter cannot flip, and
+	// is short of the wait it rules out.
 	assert.Less(t, slowest, failAfter, "a small call waited beside %d holders", holders)
 	for i, c := range conns {
 		require.NoError(t, c.SetReadDeadline(time.Now()))
@@ -962,7 +964,7 @@ func TestSmallBesideHolders(t *testing.T) {
 func TestRoomCountsBytes(t *testing.T) {
 	t.Parallel()
 	const holders, part = 2, 4<<20 + 1
-	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	s := start(t, func(h *Handler) { h.bodyTimeout = 2 * failAfter }) // not an hour: a body that waits for room must end, lest closing the server wait for it
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
