@@ -171,9 +171,9 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, req.ID, refusal.Err)
 	case msg.Modern:
 		// A 2026-07-28 request has no session (MCP 2026-07-28, Streamable
-		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): with it,
-		// it would share the ids of the 2025 session it names.
-		r.Header.Del("Mcp-Session-Id")
+		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): go-sdk's
+		// stateless handler ignores the header, and it is served under its
+		// own id (no sdkID), apart from the calls of the session it names.
 		h.serve(h.modern, w, r, req.ID, jsonrpc.ID{})
 	case req.Method == "initialize": // with what a session keeps of it
 		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
