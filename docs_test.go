@@ -100,12 +100,16 @@ func TestExerciseHints(t *testing.T) {
 
 // TestGuaranteesHeld: every line of docs/guarantees.md names the tests that
 // hold it, each as a link to its file, and each is still declared there. A
-// test renamed or deleted in a restructure fails here, not silently.
+// test renamed or deleted in a restructure fails here, not silently. A test
+// that the default suite skips is marked so, † if it runs with
+// MCP_HELLO_TOOLS_SLOW=1 (it calls slow), ‡ if with -stress N; every line
+// names a test of the default suite, or says that only CI's runs hold it.
 func TestGuaranteesHeld(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("docs", "guarantees.md"))
 	require.NoError(t, err)
-	held := regexp.MustCompile("\\[`((?:Test|Fuzz)\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)")
+	held := regexp.MustCompile("\\[`((?:Test|Fuzz)\\w+)`\\]\\(\\.\\./([^)]+_test\\.go)\\)( ?[†‡])?")
 	declared := map[string]map[string]string{} // file: its names, and what each is
+	skipped := map[string]map[string]string{}  // file: its tests, and how the default suite skips each
 	rows := 0
 	for line := range strings.Lines(string(data)) {
 		if !strings.HasPrefix(line, "| ") || strings.HasPrefix(line, "| guarantee ") {
@@ -116,15 +120,51 @@ func TestGuaranteesHeld(t *testing.T) {
 		if !assert.NotEmpty(t, tests, "docs/guarantees.md: no test holds %q", line) {
 			continue
 		}
+		byDefault := false
 		for _, m := range tests {
-			name, file := m[1], m[2]
+			name, file, mark := m[1], m[2], strings.TrimSpace(m[3])
 			if declared[file] == nil {
-				declared[file] = declaredIn(t, file)
+				declared[file], skipped[file] = declaredIn(t, file), skippedIn(t, file)
 			}
-			assert.Equal(t, "func", declared[file][name], "docs/guarantees.md names %s in %s, which does not declare it", name, file)
+			ok := assert.Equal(t, "func", declared[file][name], "docs/guarantees.md names %s in %s, which does not declare it", name, file)
+			assert.Equal(t, skipped[file][name], mark, "docs/guarantees.md: %s's mark (none: it runs in the default suite)", name)
+			byDefault = byDefault || ok && skipped[file][name] == ""
 		}
+		assert.True(t, byDefault || strings.Contains(line, "held only by"),
+			"docs/guarantees.md: no test of the default suite holds %q, and the line does not say so", line)
 	}
 	assert.Greater(t, rows, 30, "docs/guarantees.md has hardly any lines: is the pattern still right?")
+}
+
+// skippedIn returns, for each top-level Test and Fuzz function of a file,
+// how the default suite skips it: "†" if it calls slow, "‡" if it reads the
+// -stress flag, else "".
+func skippedIn(t *testing.T, file string) map[string]string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+	require.NoError(t, err)
+	names := map[string]string{}
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Recv != nil || !strings.HasPrefix(fn.Name.Name, "Test") && !strings.HasPrefix(fn.Name.Name, "Fuzz") {
+			continue
+		}
+		names[fn.Name.Name] = ""
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "slow" {
+					names[fn.Name.Name] = "†"
+				}
+			case *ast.StarExpr:
+				if id, ok := n.X.(*ast.Ident); ok && id.Name == "stress" {
+					names[fn.Name.Name] = "‡"
+				}
+			}
+			return true
+		})
+	}
+	return names
 }
 
 // TestInternalsPath: each function, method, type or variable that

@@ -18,6 +18,7 @@ import (
 const (
 	maxConnections = 256             // open at once, so file descriptors last (streamable.Conns)
 	shutdownGrace  = 5 * time.Second // how long shutdown waits for requests in flight
+	answerGrace    = time.Second     // then how long for those still in flight to be answered as the server stopping
 )
 
 // errNotLoopback is returned, wrapped, for an -http address not on loopback.
@@ -58,11 +59,15 @@ func listenLoopback(addr string) (net.Listener, error) {
 // serveListener serves server at /mcp on ln until ctx is cancelled, then
 // lets requests in flight finish for up to shutdownGrace.
 func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, logger *slog.Logger) error {
+	handler := streamable.NewHandler(server, protocol.Served(capabilities), logger)
+	// Requests outlive ctx, so that those in flight finish; they end once
+	// shutdown stops waiting for them. Event streams end with shutdown
+	// (handler.Shutdown), lest it wait for them.
+	requests, endRequests := context.WithCancel(context.Background())
+	defer endRequests()
 	srv := &http.Server{
-		Handler: streamable.NewHandler(server, protocol.Served(capabilities), logger),
-		// Requests end with ctx: shutdown waits for every request, and a
-		// session's GET stream would otherwise last until its client leaves.
-		BaseContext: func(net.Listener) context.Context { return ctx },
+		Handler:     handler,
+		BaseContext: func(net.Listener) context.Context { return requests },
 		// The handler bounds each body and reply, and lifts the bounds for
 		// event streams; ReadTimeout bounds what net/http reads without it
 		// (a body after its own 417). An idle connection closes after
@@ -76,6 +81,7 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 		MaxHeaderBytes:               64 << 10,
 		ErrorLog:                     slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	srv.RegisterOnShutdown(handler.Shutdown)
 	conns := streamable.LimitConns(ln, maxConnections)
 	srv.ConnState = conns.ConnState
 	served := make(chan error, 1)
@@ -89,7 +95,15 @@ func serveListener(ctx context.Context, ln net.Listener, server *mcp.Server, log
 	shutdownCtx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
-		logger.Warn("shutdown: closing connections still active", "after", shutdownGrace, "error", err)
+		// Each request still in flight is answered as the server stopping,
+		// and its connection closed.
+		logger.Warn("shutdown: ending requests still in flight", "after", shutdownGrace, "error", err)
+		endRequests()
+		answered, cancel := context.WithTimeout(context.Background(), answerGrace)
+		defer cancel()
+		if errors.Is(srv.Shutdown(answered), context.DeadlineExceeded) {
+			logger.Warn("shutdown: closing connections still active", "after", shutdownGrace+answerGrace)
+		}
 		return srv.Close()
 	}
 	return nil

@@ -152,6 +152,27 @@ func TestShortfallDiscoverThenInitialize(t *testing.T) {
 	assert.Contains(t, replies[1], `"protocolVersion":"2025-11-25"`)
 }
 
+// TestShortfallShapeOfVersionAsked: go-sdk v1.8.0 gives a session's results
+// the shape of the version its initialize asked, not of the one agreed:
+// asking 2099-01-01, agreed at 2025-11-25, they carry 2026-07-28's
+// resultType (asking 2020-01-01, agreed the same, they do not). Here a
+// session keeps the version agreed (protocol.kept), one shape per revision.
+func TestShortfallShapeOfVersionAsked(t *testing.T) {
+	for _, asked := range []string{"2026-07-28", "2099-01-01"} {
+		lines := []string{strings.Replace(wireInit, "2025-11-25", asked, 1), wireInitialized, wireCall}
+		replies, _ := start(t, bareCommand(t)).converse(t, lines...)
+		require.Equal(t, 2, len(replies), "replies")
+		assert.Contains(t, replies[0], `"protocolVersion":"2025-11-25"`, "go-sdk alone, asked %s", asked)
+		assert.Contains(t, replies[1], `"resultType"`, "go-sdk gives a session agreed at 2025-11-25 the shape of that "+
+			"revision: delete the line of protocol.kept that keeps the version agreed, and protocol.newestLegacy")
+
+		replies, _ = start(t, serverCommand(t)).converse(t, lines...)
+		require.Equal(t, 2, len(replies), "replies")
+		assert.Contains(t, replies[0], `"protocolVersion":"2025-11-25"`, "asked %s", asked)
+		assert.NotContains(t, replies[1], `"resultType"`, "asked %s, agreed at 2025-11-25: a result of 2026-07-28's shape", asked)
+	}
+}
+
 // TestShortfallWords: what go-sdk says of bad params and bad arguments is
 // its decoder's and its validator's, Go types and all, and quotes what it
 // was sent whole; here it is said in plain words, and cut. Each of the

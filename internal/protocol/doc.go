@@ -10,7 +10,9 @@
 //     as the other revision (-32601 for the methods of capabilities not
 //     advertised, -32602, -32022); and a 2025 session's handshake misused,
 //     which go-sdk answers with code 0 (go-sdk#976). It keeps a little of
-//     initialize, and reads which request a cancellation names.
+//     initialize, and of its protocol version the one agreed, which go-sdk
+//     reads as the version of a session's results (it read the one asked),
+//     and reads which request a cancellation names.
 //   - Middleware recovers a handler's panic, which ends a go-sdk v1.8.0
 //     process, gives every error a code of the specifications (go-sdk#976),
 //     and says argument errors in plain words.

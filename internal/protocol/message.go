@@ -96,7 +96,7 @@ func (ms Methods) Admit(data []byte, header string, initialized bool) (Message, 
 		return refuse(Errorf(jsonrpc.CodeInvalidRequest, "invalid request: %q is a request: give it an id", req.Method))
 	case msg.Modern && version == "":
 		return refuse(Errorf(jsonrpc.CodeInvalidParams, `invalid params: %s params must carry the protocol version in "_meta": `+
-			`{%q: %q}, with the client's capabilities in %q`, Cut(req.Method, MaxQuote), mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities))
+			`{%q: %q}, with the client's capabilities in %q`, Inert(req.Method), mcp.MetaKeyProtocolVersion, ModernVersion, mcp.MetaKeyClientCapabilities))
 	case hasVersion && header != "" && header != version: // MCP 2026-07-28, Streamable HTTP
 		return refuse(Errorf(mcp.CodeHeaderMismatch, "header mismatch: the MCP-Protocol-Version header %q differs from %q in _meta",
 			Cut(header, MaxQuote), Cut(version, MaxQuote)))
@@ -265,16 +265,16 @@ func badID(raw json.RawMessage) string {
 	switch n, err := strconv.ParseInt(string(raw), 10, 64); {
 	case raw[0] == '"' && !utf8.Valid(raw):
 		return fmt.Sprintf(`"id" must be valid Unicode, not %s: it holds bytes that are not UTF-8, shown here as U+FFFD`,
-			Cut(strings.ToValidUTF8(string(raw), "\ufffd"), MaxQuote))
+			Inert(strings.ToValidUTF8(string(raw), "\ufffd")))
 	case raw[0] == '"' && loneSurrogate(raw):
 		return fmt.Sprintf(`"id" must be valid Unicode, not %s: \ud800 to \udfff escape halves of a surrogate pair, `+
-			`and each half must have its other`, Cut(string(raw), MaxQuote))
+			`and each half must have its other`, Inert(string(raw)))
 	case raw[0] == '"', err == nil && -1<<53 < n && n < 1<<53:
 		return ""
 	case string(raw) == "null":
 		return `"id" must be a string or an integer, not null; leave it out to send a notification`
 	}
-	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, Cut(string(raw), MaxQuote))
+	return fmt.Sprintf(`"id" must be a string or an integer within ±2^53, not %s`, Inert(string(raw)))
 }
 
 // loneSurrogate reports whether the JSON string raw, as sent, escapes half

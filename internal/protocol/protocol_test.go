@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -249,6 +250,39 @@ func TestAdmit(t *testing.T) {
 	assert.Less(t, len(r.Err.Data)+len(r.Err.Message), 4*MaxQuote)
 }
 
+// TestRefusalsInert: each refusal that quotes a client's text quotes it
+// inert, as Inert does, whether the text came escaped in JSON (ESC, BEL as
+// \u001b, \u0007) or raw (U+009B, U+202E, as UTF-8): the method of a
+// modern request without its version, an id in use, and the "id",
+// "jsonrpc" and "method" members refused.
+func TestRefusalsInert(t *testing.T) {
+	const hostile = `\u001b[2J\u0007` + "\u009b31m\u202e" // JSON text: two escaped, two raw
+	ms := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
+	var escaped string
+	require.NoError(t, json.Unmarshal([]byte(`"`+hostile+`"`), &escaped))
+	id, err := jsonrpc.MakeID(escaped)
+	require.NoError(t, err)
+	messages := map[string]string{"id in use": InUse(id).Message}
+	for name, line := range map[string]string{
+		"params must carry the version": `{"jsonrpc":"2.0","id":1,"method":"` + hostile + `","params":{}}`,
+		"id not UTF-8":                  `{"jsonrpc":"2.0","id":"` + "\xff" + hostile + `","method":"ping"}`,
+		"id a lone surrogate":           `{"jsonrpc":"2.0","id":"\ud800` + hostile + `","method":"ping"}`,
+		"id an object":                  `{"jsonrpc":"2.0","id":{"x":"` + hostile + `"},"method":"ping"}`,
+		"jsonrpc":                       `{"jsonrpc":"` + hostile + `","id":1,"method":"ping"}`,
+		"method":                        `{"jsonrpc":"2.0","id":1,"method":["` + hostile + `"]}`,
+	} {
+		_, err := ms.Admit([]byte(line), "2026-07-28", false)
+		var r *Refusal
+		require.ErrorAs(t, err, &r, "Admit(%s)", line)
+		messages[name] = r.Err.Message
+	}
+	for name, msg := range messages {
+		for _, r := range msg {
+			assert.True(t, unicode.IsGraphic(r), "%s: %q holds %U, which a terminal acts on", name, msg, r)
+		}
+	}
+}
+
 // TestKeptOfInitialize: a session keeps the version, the capabilities of
 // the specification and the client's name, not the rest.
 // TestInert: what a client sent, quoted back, shows as text: controls,
@@ -279,6 +313,16 @@ func TestKeptOfInitialize(t *testing.T) {
 	assert.Contains(t, string(kept), `"sampling":{}`)
 	assert.Contains(t, string(kept), `"version":"1"`)
 	assert.NotContains(t, string(kept), "experimental")
+
+	// The version go-sdk agrees to, for one asked at or past 2026-07-28,
+	// which initialize does not serve; any other as asked.
+	for asked, want := range map[string]string{"2026-07-28": "2025-11-25", "2099-01-01": "2025-11-25", "2020-01-01": "2020-01-01", "2025-06-18": "2025-06-18"} {
+		msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+asked+`"}}`), "", false)
+		require.NoError(t, err)
+		var p mcp.InitializeParams
+		require.NoError(t, json.Unmarshal(msg.Request.Params, &p))
+		assert.Equal(t, want, p.ProtocolVersion, "initialize asking %s: the version kept", asked)
+	}
 }
 
 // TestMiddleware: a panic is -32603 with the stack logged; an error without

@@ -108,12 +108,22 @@ const maxKept = 200
 // version, the client's capabilities of the specification, and its name
 // and version. go-sdk keeps the params whole for the session's life: 8 MiB
 // of capabilities.experimental would stay with every session.
+//
+// A version asked at or past ModernVersion is kept as the one go-sdk
+// agrees to, the newest before it (initialize belongs to the revisions
+// before ModernVersion): go-sdk v1.8.0 gives results the shape of the
+// version asked, not of the one agreed (clientSupportsMultiRoundTrip reads
+// InitializeParams), so a session agreed at 2025-11-25 got 2026-07-28's
+// resultType. Once go-sdk reads the version agreed, delete that line.
 func kept(p *mcp.InitializeParams) json.RawMessage {
 	p.Meta = nil
 	if p.Capabilities != nil {
 		p.Capabilities.Experimental, p.Capabilities.Extensions = nil, nil
 	}
 	p.ProtocolVersion = Cut(p.ProtocolVersion, maxKept) // none is longer: go-sdk answers one it knows
+	if p.ProtocolVersion >= ModernVersion {
+		p.ProtocolVersion = newestLegacy()
+	}
 	if p.ClientInfo != nil {
 		p.ClientInfo = &mcp.Implementation{Name: Cut(p.ClientInfo.Name, maxKept), Version: Cut(p.ClientInfo.Version, maxKept)}
 	}
@@ -121,11 +131,23 @@ func kept(p *mcp.InitializeParams) json.RawMessage {
 	return kept
 }
 
+// newestLegacy returns the newest version go-sdk serves before
+// ModernVersion: the one it agrees to in initialize for a version it does
+// not serve there.
+func newestLegacy() string {
+	for _, v := range mcp.SupportedProtocolVersions() { // newest first
+		if v < ModernVersion {
+			return v
+		}
+	}
+	return ""
+}
+
 // InUse is the refusal of a request whose id is that of a request in
 // flight. A transport sends it under null: under its own id, the client
 // would read it as the reply to the request in flight.
 func InUse(id jsonrpc.ID) *jsonrpc.Error {
-	return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", Cut(fmt.Sprint(id.Raw()), MaxQuote))
+	return Errorf(jsonrpc.CodeInvalidRequest, "invalid request: id %s is in use by a request in flight", Inert(fmt.Sprint(id.Raw())))
 }
 
 // diagnose says why go-sdk's decoder refused data, or read only a part of
@@ -161,7 +183,7 @@ func diagnose(data []byte) (jsonrpc.Message, error) {
 // has says what members holds as name, for a message refused.
 func has(members map[string]json.RawMessage, name string) string {
 	if members[name] != nil {
-		return Cut(string(members[name]), MaxQuote)
+		return Inert(string(members[name]))
 	}
 	return fmt.Sprintf("no %q (member names are case-sensitive)", name)
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -57,6 +58,7 @@ type client struct {
 	trace  lineWriter // each line traced
 
 	holdDiscover atomic.Bool  // server/discover is held as hold is
+	holdInit     atomic.Bool  // and initialize
 	notified     atomic.Int32 // the notifications/initialized go-sdk has received
 }
 
@@ -86,7 +88,7 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			switch {
-			case method == "server/discover" && c.holdDiscover.Load():
+			case method == "server/discover" && c.holdDiscover.Load(), method == "initialize" && c.holdInit.Load():
 				c.held <- method
 				select {
 				case <-c.unhold:
@@ -102,6 +104,9 @@ func start(t *testing.T, opts Options, lim limits) *client {
 	lim.maxInFlightSize = cmp.Or(lim.maxInFlightSize, maxInFlightSize)
 	if lim.after == nil {
 		lim.after = time.After
+	}
+	if lim.unreadOf == nil {
+		lim.unreadOf = unreadOf
 	}
 	var in io.Reader
 	in, c.in = io.Pipe()
@@ -506,6 +511,23 @@ func TestCancel(t *testing.T) {
 	assert.Empty(t, c.out.lines, "no more replies")
 }
 
+// TestInitializeNotCancelled: a cancellation that names initialize in
+// flight is ignored, as MCP says ("Cancellation": initialize must not be
+// cancelled), and its reply comes.
+func TestInitializeNotCancelled(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.holdInit.Store(true)
+	c.send(initialize)
+	c.heldNow()
+	c.send(cancel("init"), `not JSON`) // answered by the transport, once it has read the cancellation
+	_, code, _ := c.recvError()
+	assert.EqualValues(t, jsonrpc.CodeParseError, code, "the line after the cancellation")
+	close(c.unhold)
+	r := c.recv()
+	assert.Equal(t, `"init"`, string(r.ID))
+	assert.Contains(t, string(r.Result), `"protocolVersion"`, "initialize's reply")
+}
+
 // TestCancelWithoutInitialize: a 2026-07-28 client sends no initialize, and
 // its cancellations, which carry no version, cancel all the same: the
 // handshake is a rule of requests, not of notifications.
@@ -605,16 +627,27 @@ func TestDrain(t *testing.T) {
 // timers returns a timer maker for limits.after, and the timers it makes,
 // in order, for the test to fire: of grace periods and of run periods.
 func timers() (after func(time.Duration) <-chan time.Time, grace, run chan chan time.Time) {
-	grace, run = make(chan chan time.Time, 1000), make(chan chan time.Time, 10)
+	after, grace, run, _ = lookingTimers()
+	return after, grace, run
+}
+
+// lookingTimers is timers, and the timers of the looks at what the client
+// has left unread (GracePeriod/5), which only an output the kernel counts
+// has.
+func lookingTimers() (after func(time.Duration) <-chan time.Time, grace, run, looks chan chan time.Time) {
+	grace, run, looks = make(chan chan time.Time, 1000), make(chan chan time.Time, 10), make(chan chan time.Time, 1000)
 	return func(d time.Duration) <-chan time.Time {
 		timer := make(chan time.Time, 1)
-		if d == RunPeriod {
+		switch d {
+		case RunPeriod:
 			run <- timer
-		} else {
+		case GracePeriod / 5:
+			looks <- timer
+		default:
 			grace <- timer
 		}
 		return timer
-	}, grace, run
+	}, grace, run, looks
 }
 
 // next returns the next timer made.
@@ -743,6 +776,67 @@ func TestStoppedReader(t *testing.T) {
 	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
 }
 
+// TestStalledOnce: once a client has stopped reading and the replies
+// behind the one going out are abandoned, no grace period starts again,
+// though the client then takes a part: the abandon and its warning are
+// not repeated every period. In a bubble of virtual time, synctest.Wait
+// returns once the drain has done all it will.
+func TestStalledOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		after, grace, _ := timers()
+		c := start(t, Options{}, limits{after: after})
+		c.send(initialize, initialized)
+		c.recv()
+		c.out.held.Store(true)
+		message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+		c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+		c.out.blockedWrite(t)                          // its first part, held
+		c.send(callLine(2, "hold", `{"message":"b"}`)) // behind it; a reply computed would wait on a mutex, which no bubble sees as blocked
+		c.heldNow()
+		require.NoError(t, c.in.Close())
+		next(t, grace) <- time.Time{}
+		c.logged("abandoned a request still running")
+		c.out.through <- struct{}{} // the client takes a part
+		c.out.blockedWrite(t)       // the next, held
+		synctest.Wait()
+		assert.Zero(t, len(grace), "a grace period after the client stopped: it would abandon again, and warn again")
+		c.out.release()
+		assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+		require.NoError(t, c.served())
+	})
+}
+
+// TestLastLook: when a grace period runs out, the drain looks once more
+// at what the client has left unread in the kernel: a client that has read
+// some since the last look is making progress, and nothing is abandoned.
+func TestLastLook(t *testing.T) {
+	after, grace, _, looks := lookingTimers()
+	var unread atomic.Int64
+	unread.Store(1000)
+	counted := func(io.Writer) func() (int, bool) { return func() (int, bool) { return int(unread.Load()), true } }
+	c := start(t, Options{}, limits{after: after, unreadOf: counted})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 4096)
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
+	require.NoError(t, c.in.Close())
+	stall := next(t, grace)
+	next(t, looks) <- time.Time{} // 1000 bytes unread
+	next(t, looks)                // the look is taken: the next is due
+	unread.Store(500)             // the client reads, and the kernel has not taken a part yet
+	stall <- time.Time{}
+	next(t, grace) // not stalled: a grace period anew
+	c.out.release()
+	assert.ElementsMatch(t, []string{"1", "2"}, []string{string(c.recv().ID), string(c.recv().ID)}, "both replies")
+	require.NoError(t, c.served())
+	for len(c.logs) > 0 {
+		assert.NotContains(t, <-c.logs, "abandoned")
+	}
+}
+
 // TestRunPeriodSparesReplies: the run period abandons requests still
 // running, not replies computed and waiting for the client to read.
 func TestRunPeriodSparesReplies(t *testing.T) {
@@ -771,7 +865,9 @@ func TestRunPeriodSparesReplies(t *testing.T) {
 // against a grace period of 5 s): a reader of at most 64 KiB/s, replies of
 // 1.6 s against a grace period of 1 s. An io.Pipe wakes the writer as
 // soon as it reads; the kernel's pipes and sockets do not
-// (unread_linux_test.go).
+// (unread_linux_test.go). TestDrainWaitsAnew holds the rule in the test's
+// own time; this holds it end to end in real time, with a margin: a part
+// of 1 KiB is taken every 16 ms, against a grace period of 1 s.
 func TestSlowReaderAfterEnd(t *testing.T) {
 	r, w := io.Pipe()
 	readSlowly(t, r, w, time.Second, 640, 3, 100_000)

@@ -45,10 +45,12 @@ type Options struct {
 	RunPeriod   time.Duration // 0: RunPeriod
 }
 
-// limits are the limits of a session that only tests change.
+// limits are the limits of a session that only tests change, and the
+// clock and the kernel's count they stand in for.
 type limits struct {
 	maxInFlight, maxInFlightSize int
-	after                        func(time.Duration) <-chan time.Time // the timer of a grace or run period
+	after                        func(time.Duration) <-chan time.Time // the timer of a grace or run period, or of a look
+	unreadOf                     func(io.Writer) func() (int, bool)   // unread_linux.go's
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
@@ -57,7 +59,7 @@ type limits struct {
 // until a write fails, whose error it returns, or ctx is done. Once it
 // returns, handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
-	return serve(ctx, server, opts, limits{maxInFlight, maxInFlightSize, time.After})
+	return serve(ctx, server, opts, limits{maxInFlight, maxInFlightSize, time.After, unreadOf})
 }
 
 func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) error {
@@ -65,7 +67,7 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
 	opts.RunPeriod = cmp.Or(opts.RunPeriod, RunPeriod)
 	c := &conn{opts: opts, limits: lim, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: unreadOf(opts.Out),
+		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: lim.unreadOf(opts.Out),
 		calls: map[int64]*call{}, progress: make(chan struct{}, 1), read: make(chan struct{}, 1)}
 	c.ctx, c.stop = context.WithCancelCause(ctx)
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
@@ -479,7 +481,7 @@ func (c *conn) drain() {
 				stall = c.limits.after(c.opts.GracePeriod)
 			}
 			if look == nil && c.unread != nil {
-				look = time.After(c.opts.GracePeriod / 5)
+				look = c.limits.after(c.opts.GracePeriod / 5)
 			}
 		}
 		select {

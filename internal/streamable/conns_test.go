@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -191,4 +192,30 @@ func TestConnsGrace(t *testing.T) {
 	go func() { _, _ = first.c.Write([]byte("x")) }()
 	_, err := firstClient.Read(make([]byte, 1))
 	assert.NoError(t, err, "the first connection, within its grace, was not closed to make room")
+}
+
+// TestBoundMarksServing: a connection whose request the handler serves
+// (bound marks it) is not closed to make room, however long it has waited:
+// the new connection waits.
+func TestBoundMarksServing(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	ln := pipes{clients: make(chan net.Conn, 10)}
+	conns := LimitConns(ln, 1)
+	conns.grace = 0
+	accept, done := accepting(conns)
+	accept()
+	first := receive(t, done, "the first Accept")
+	require.NoError(t, first.err)
+	receive(t, ln.clients, "the first client's end")
+	within(t, "bound", func() {
+		r := httptest.NewRequestWithContext(servedBy(first.c).Context(), http.MethodGet, "/elsewhere", nil)
+		_, _, ok := s.bound(&replyDeadline{ResponseWriter: httptest.NewRecorder()}, r)
+		require.True(t, ok, "bound refused a request to be served")
+	})
+	accept()
+	receive(t, ln.clients, "the second client's end")
+	require.NoError(t, conns.Close())
+	second := receive(t, done, "the second Accept, once the listener is closed")
+	assert.ErrorIs(t, second.err, net.ErrClosed, "the connection being served was closed to make room for the second")
 }

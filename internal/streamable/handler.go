@@ -15,7 +15,9 @@
 //     through, and here a GET opens a session's event stream.
 //   - No reply to a request its client cancelled (MCP's "Cancellation"),
 //     which go-sdk answers with code 0 if it had not started yet, and its
-//     POST a JSON-RPC error of the specification.
+//     POST a JSON-RPC error of the specification; its id free at once,
+//     which go-sdk keeps until its handler returns: go-sdk knows a 2025
+//     session's requests by ids of the handler's own (newID).
 //   - Bounds on the bytes of bodies, counted as they arrive, so that
 //     bodies declared large and sent slowly do not keep small ones waiting;
 //     on the time a body may take; on the sessions and what each keeps of
@@ -34,6 +36,7 @@ package streamable
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"io"
@@ -63,10 +66,13 @@ type Handler struct {
 	bodyTimeout, replyTimeout time.Duration // BodyTimeout, both; lowered in tests
 	maxAge                    time.Duration // MaxConnectionAge
 	maxSessions               int
+	stopping                  context.Context // done once the server shuts down (Shutdown)
+	stop                      context.CancelFunc
 
 	mu       sync.Mutex
 	sessions map[string]time.Time // legacy session ids, and when each was last used
 	calls    map[call]*heldError  // the legacy requests being served, for their cancellation
+	lastID   atomic.Int64         // the last id go-sdk was handed for a legacy request (newID)
 }
 
 // A call is a legacy request: its session, and its id.
@@ -82,11 +88,19 @@ func NewHandler(server *mcp.Server, methods protocol.Methods, logger *slog.Logge
 		return &mcp.StreamableHTTPOptions{JSONResponse: true, Logger: logger, MaxRequestBodyBytes: MaxBodySize,
 			SessionTimeout: SessionTimeout, Stateless: stateless}
 	}
+	stopping, stop := context.WithCancel(context.Background())
 	return &Handler{methods: methods, log: logger, server: server, legacy: mcp.NewStreamableHTTPHandler(getServer, opts(false)),
 		modern: mcp.NewStreamableHTTPHandler(getServer, opts(true)), inFlight: semaphore.NewWeighted(MaxInFlightSize),
 		bodyTimeout: BodyTimeout, replyTimeout: BodyTimeout, maxAge: MaxConnectionAge, maxSessions: MaxSessions, sessions: map[string]time.Time{},
-		calls: map[call]*heldError{}}
+		calls: map[call]*heldError{}, stopping: stopping, stop: stop}
 }
+
+// Shutdown is for http.Server.RegisterOnShutdown: it ends the sessions'
+// event streams, which never end by themselves, so that the server's
+// Shutdown waits only for the requests in flight; those let finish. One
+// still in flight when its context ends (the server gave up waiting) is
+// answered 503, as the server stopping, not as a session that has ended.
+func (h *Handler) Shutdown() { h.stop() }
 
 // ServeHTTP implements http.Handler: once bound (bounds.go) has let a
 // request through, and read a POST's body, route answers it.
@@ -116,12 +130,16 @@ func (h *Handler) route(w http.ResponseWriter, r *http.Request, body []byte) {
 	case r.ContentLength != 0:
 		writeError(w, http.StatusBadRequest, jsonrpc.ID{}, invalid("a %s to %s has no body", r.Method, Path))
 	default: // GET opens a legacy session's event stream, DELETE ends one
-		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // an event stream lasts as long as its session
+		_ = http.NewResponseController(w).SetReadDeadline(time.Time{}) // an event stream lasts as long as its session, or the server
+		ctx, cancel := context.WithCancel(r.Context())
+		defer cancel()
+		defer context.AfterFunc(h.stopping, cancel)()
+		r = r.WithContext(ctx)
 		handler := h.legacy
 		if r.Header.Get("MCP-Protocol-Version") >= protocol.ModernVersion {
 			handler = h.modern // 405
 		}
-		if !h.serve(handler, w, r, jsonrpc.ID{}) && r.Method == http.MethodDelete {
+		if !h.serve(handler, w, r, jsonrpc.ID{}, jsonrpc.ID{}) && r.Method == http.MethodDelete {
 			h.mu.Lock()
 			delete(h.sessions, r.Header.Get("Mcp-Session-Id"))
 			h.mu.Unlock()
@@ -140,7 +158,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 	case refusal != nil && req == nil:
 		writeError(w, http.StatusBadRequest, refusal.ID, refusal.Err)
 	case msg.Response != nil:
-		h.serve(h.legacy, w, r, jsonrpc.ID{}) // a client's response: go-sdk says 202
+		h.serve(h.legacy, w, r, jsonrpc.ID{}, jsonrpc.ID{}) // a client's response: go-sdk says 202
 	case refusal != nil && refusal.Handshake: // a session is initialized once, first
 		writeError(w, http.StatusBadRequest, req.ID, refusal.Err)
 	case refusal != nil && !req.IsCall():
@@ -153,37 +171,72 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request, body []byte) {
 		writeError(w, http.StatusBadRequest, req.ID, refusal.Err)
 	case msg.Modern:
 		// A 2026-07-28 request has no session (MCP 2026-07-28, Streamable
-		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): with it,
-		// it would share the ids of the 2025 session it names.
-		r.Header.Del("Mcp-Session-Id")
-		h.serve(h.modern, w, r, req.ID)
+		// HTTP, "Backward Compatibility": ignore Mcp-Session-Id): go-sdk's
+		// stateless handler ignores the header, and it is served under its
+		// own id (no sdkID), apart from the calls of the session it names.
+		h.serve(h.modern, w, r, req.ID, jsonrpc.ID{})
 	case req.Method == "initialize": // with what a session keeps of it
 		kept, _ := jsonrpc.EncodeMessage(req) // it was decoded
 		r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(kept)), int64(len(kept))
-		h.serve(h.legacy, w, r, req.ID)
+		h.serve(h.legacy, w, r, req.ID, jsonrpc.ID{})
 		h.track(w.Header().Get("Mcp-Session-Id"), true) // "" if initialize failed
 	default:
 		h.track(session, false)
-		if req.Method == "notifications/cancelled" && !h.cancel(session, msg.Cancels) {
-			// It names no request being served, and MCP lets it be ignored.
-			// go-sdk cancels on a goroutine of its own, and could cancel a
-			// request that reaches it later, answering it with code 0.
-			w.WriteHeader(http.StatusAccepted)
+		if req.Method == "notifications/cancelled" {
+			sdkID, ok := h.cancel(session, msg.Cancels)
+			if !ok {
+				// It names no request being served, and MCP lets it be ignored.
+				// go-sdk cancels on a goroutine of its own, and could cancel a
+				// request that reaches it later, answering it with code 0.
+				w.WriteHeader(http.StatusAccepted)
+				return
+			}
+			params, _ := json.Marshal(mcp.CancelledParams{RequestID: sdkID.Raw()}) // the request by go-sdk's id
+			req = &jsonrpc.Request{Method: req.Method, Params: params}
+			setBody(r, req)
+		} else if req.IsCall() && session != "" {
+			// go-sdk knows the request by an id of the handler's own, so that
+			// a client may reuse its id once it cancels it, while go-sdk
+			// still serves the first.
+			clientID := req.ID
+			req = &jsonrpc.Request{ID: h.newID(), Method: req.Method, Params: req.Params}
+			setBody(r, req)
+			h.serve(h.legacy, w, r, clientID, req.ID)
 			return
 		}
-		h.serve(h.legacy, w, r, req.ID)
+		h.serve(h.legacy, w, r, req.ID, jsonrpc.ID{})
 	}
 }
 
-// serve has handler serve r, and reports whether it answered in go-sdk's
-// place: an error of go-sdk's, rewritten as JSON-RPC, its message cut; a
-// reply to a request cancelled, dropped; or nothing at all. go-sdk returns
-// without a word from a request whose session ends while it is served
-// (deleted, or the server stopping), and net/http would send an empty 200:
-// here it is a session that has ended.
-func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id jsonrpc.ID) (answered bool) {
-	held := &heldError{ResponseWriter: w}
-	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); key.session != "" && id.IsValid() {
+// newID returns an id go-sdk has never been handed by this handler.
+func (h *Handler) newID() jsonrpc.ID {
+	id, _ := jsonrpc.MakeID(float64(h.lastID.Add(1)))
+	return id
+}
+
+// setBody makes req the body of r, without a copy of its params.
+func setBody(r *http.Request, req *jsonrpc.Request) {
+	head, _ := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: req.ID, Method: req.Method}) // a JSON object, its params left out
+	parts := []io.Reader{bytes.NewReader(head)}
+	size := int64(len(head))
+	if req.Params != nil {
+		parts = []io.Reader{bytes.NewReader(head[:len(head)-1]), strings.NewReader(`,"params":`), bytes.NewReader(req.Params), strings.NewReader("}")}
+		size += int64(len(`,"params":`) + len(req.Params))
+	}
+	r.Body, r.ContentLength = io.NopCloser(io.MultiReader(parts...)), size
+}
+
+// serve has handler serve r, a request with the client's id (or none), and
+// reports whether it answered in go-sdk's place: an error of go-sdk's,
+// rewritten as JSON-RPC, its message cut; a reply to a request cancelled,
+// dropped; or nothing at all. go-sdk returns without a word from a request
+// whose session ends while it is served (deleted, or the server stopping),
+// and net/http would send an empty 200: here it is a session that has
+// ended. A request of a session goes to go-sdk under sdkID, and its reply
+// back under id.
+func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Request, id, sdkID jsonrpc.ID) (answered bool) {
+	held := &heldError{ResponseWriter: w, id: id, sdkID: sdkID}
+	if key := (call{r.Header.Get("Mcp-Session-Id"), id}); sdkID.IsValid() {
 		h.mu.Lock()
 		inUse := h.calls[key] != nil
 		if !inUse {
@@ -196,7 +249,9 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		}
 		defer func() {
 			h.mu.Lock()
-			delete(h.calls, key)
+			if h.calls[key] == held { // else cancelled, its id free already, perhaps in use again
+				delete(h.calls, key)
+			}
 			h.mu.Unlock()
 		}()
 	}
@@ -213,6 +268,10 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 		held.status = http.StatusOK // as any other response, which legacy clients read
 		e = protocol.Errorf(jsonrpc.CodeInternalError, "request cancelled: the client sent notifications/cancelled for it, "+
 			"and MCP sends no reply to a cancelled request; this error only ends its POST")
+	case h.stopping.Err() != nil && r.Context().Err() != nil: // go-sdk says 404, or nothing
+		held.status = http.StatusServiceUnavailable
+		e = protocol.Errorf(jsonrpc.CodeInternalError, "server stopping: the request was still being served when the server "+
+			"stopped waiting for requests in flight; send it again once the server is back")
 	case json.Unmarshal(held.body, &reply) == nil && reply.Error != nil:
 		e = reply.Error // as a header mismatch, which quotes the headers and the tool's name whole
 		e.Message = protocol.Inert(e.Message)
@@ -233,7 +292,8 @@ func (h *Handler) serve(handler http.Handler, w http.ResponseWriter, r *http.Req
 // body.
 type heldError struct {
 	http.ResponseWriter
-	status    int // the status of the error held back, or 0
+	id, sdkID jsonrpc.ID // the request's, and go-sdk's for it if not the same
+	status    int        // the status of the error held back, or 0
 	body      []byte
 	wrote     bool        // whether go-sdk wrote anything else
 	cancelled atomic.Bool // set by another request: the client's notifications/cancelled
@@ -256,10 +316,40 @@ func (p *heldError) Write(b []byte) (int, error) {
 		p.body = append(p.body, b...)
 	case p.cancelled.Load() && !p.wrote:
 	default:
+		if !p.wrote && p.sdkID.IsValid() {
+			p.wrote = true
+			_, err := p.ResponseWriter.Write(underID(b, p.sdkID, p.id))
+			return len(b), err
+		}
 		p.wrote = true
 		return p.ResponseWriter.Write(b)
 	}
 	return len(b), nil
+}
+
+// underID returns reply, a response go-sdk encoded under from, under to.
+// go-sdk writes a JSON reply whole, encoded as jsonrpc.EncodeMessage does,
+// whose head is then replaced, without a copy of a result of megabytes
+// decoded and encoded again; a reply of another shape is.
+func underID(reply []byte, from, to jsonrpc.ID) []byte {
+	head := func(id jsonrpc.ID) []byte {
+		data, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id}) // {"jsonrpc":"2.0","id":…}
+		return append(data[:len(data)-1], ',')
+	}
+	if fromHead := head(from); bytes.HasPrefix(reply, fromHead) {
+		return append(head(to), reply[len(fromHead):]...)
+	}
+	msg, err := jsonrpc.DecodeMessage(reply)
+	resp, ok := msg.(*jsonrpc.Response)
+	if err != nil || !ok || resp.ID != from {
+		return reply
+	}
+	resp.ID = to
+	data, err := jsonrpc.EncodeMessage(resp)
+	if err != nil {
+		return reply
+	}
+	return data
 }
 
 // Unwrap lets go-sdk's http.ResponseController flush event streams.
@@ -280,18 +370,22 @@ func invalid(format string, args ...any) *jsonrpc.Error {
 }
 
 // cancel marks the request that a notifications/cancelled names, if it is
-// being served, so that serve drops its reply, and reports whether it is.
-func (h *Handler) cancel(session string, id jsonrpc.ID) bool {
+// being served, so that serve drops its reply, and frees its id at once;
+// it returns go-sdk's id for it, and whether it is.
+func (h *Handler) cancel(session string, id jsonrpc.ID) (jsonrpc.ID, bool) {
 	if !id.IsValid() {
-		return false // it names no request
+		return jsonrpc.ID{}, false // it names no request
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	held := h.calls[call{session, id}]
-	if held != nil {
-		held.cancelled.Store(true)
+	key := call{session, id}
+	held := h.calls[key]
+	if held == nil {
+		return jsonrpc.ID{}, false
 	}
-	return held != nil
+	held.cancelled.Store(true)
+	delete(h.calls, key)
+	return held.sdkID, true
 }
 
 // track records that a known or new legacy session was used now. A new one

@@ -48,6 +48,9 @@ type testServer struct {
 	held   chan struct{}
 	unhold chan struct{}
 	notes  chan string // the notifications go-sdk receives, in order
+	// endRequests ends the requests' base context, as http.go's shutdown
+	// does once it stops waiting for them.
+	endRequests context.CancelFunc
 }
 
 func start(t *testing.T, configure func(*Handler)) *testServer {
@@ -64,8 +67,8 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 	})
 	mcp.AddTool(s.server, &mcp.Tool{Name: "hold"}, func(_ context.Context, _ *mcp.CallToolRequest, in args) (*mcp.CallToolResult, any, error) {
 		s.held <- struct{}{}
-		if in.Message == "big" { // a reply of 12 MB (\u003c), more than sockets hold
-			in.Message = strings.Repeat("<", 2<<20)
+		if in.Message == "big" { // a reply of 3 MB (\u003c), more than sockets of smallBuffers hold
+			in.Message = strings.Repeat("<", 1<<19)
 		} else {
 			<-s.unhold
 		}
@@ -90,6 +93,9 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 	}
 	srv := httptest.NewUnstartedServer(s.Handler)
 	srv.Config.ConnContext = ConnContext // as http.go has it
+	base, endRequests := context.WithCancel(context.Background())
+	srv.Config.BaseContext = func(net.Listener) context.Context { return base }
+	s.endRequests = endRequests
 	srv.Start()
 	t.Cleanup(func() {
 		select {
@@ -98,6 +104,7 @@ func start(t *testing.T, configure func(*Handler)) *testServer {
 			close(s.unhold)
 		}
 		srv.Close()
+		endRequests()
 	})
 	s.host = strings.TrimPrefix(srv.URL, "http://")
 	s.url = srv.URL + Path
@@ -277,6 +284,26 @@ func TestErrorsAreJSONRPC(t *testing.T) {
 	}
 }
 
+// TestStoppingRequests: once the server stops (Shutdown), a request still
+// in flight when its base context ends, the wait for it over, is answered
+// 503 as the server stopping: not 404, as a session that has ended, which
+// tells a client to start anew. (A 2026-07-28 request is answered by the
+// same case, go-sdk having written nothing, once go-sdk has waited for its
+// handler to return: no signal tells the test that go-sdk has seen the
+// context end before the handler returns, so it is left out.)
+func TestStoppingRequests(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	done := s.hold(t, s.session(t), `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"m"}}}`)
+	s.Shutdown()
+	s.endRequests()
+	r := receive(t, done, "the answer")
+	assert.Equal(t, http.StatusServiceUnavailable, r.status, r.body)
+	assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, r.body)
+	assert.Contains(t, r.message, "server stopping")
+	assert.JSONEq(t, "2", string(r.id), r.body)
+}
+
 // TestLimitsPage: docs/limits.md states this package's limits that the
 // root package's test does not.
 func TestLimitsPage(t *testing.T) {
@@ -307,7 +334,7 @@ func TestLoopbackHosts(t *testing.T) {
 }
 
 // TestInitializeKept: a session keeps what it acts on of initialize, not
-// its params whole.
+// its params whole, and the version agreed, not the one asked.
 func TestInitializeKept(t *testing.T) {
 	t.Parallel()
 	s := start(t, nil)
@@ -321,6 +348,16 @@ func TestInitializeKept(t *testing.T) {
 		assert.Equal(t, "2025-11-25", p.ProtocolVersion)
 		assert.Nil(t, p.Capabilities.Experimental, "capabilities.experimental, kept for the session's life")
 	}
+
+	// One shape per revision agreed: asked 2099-01-01, agreed at 2025-11-25,
+	// a session's results are of 2025-11-25's shape, without resultType.
+	r = do(t, http.MethodPost, s.url, strings.Replace(initialize, "2025-11-25", "2099-01-01", 1))
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.Contains(t, string(r.result), `"protocolVersion":"2025-11-25"`)
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m"}}}`,
+		"Mcp-Session-Id", r.header.Get("Mcp-Session-Id"))
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.NotContains(t, string(r.result), "resultType", "a result of 2026-07-28's shape in a session agreed at 2025-11-25")
 }
 
 // TestNotifications: a notification is accepted with 202, served or not.
@@ -334,13 +371,18 @@ func TestNotifications(t *testing.T) {
 	}
 }
 
-// TestDeleteSession: a session the client deletes is gone.
+// TestDeleteSession: a session the client deletes is gone, and counts no
+// more against MaxSessions: the next session ends none.
 func TestDeleteSession(t *testing.T) {
 	t.Parallel()
-	s := start(t, nil)
-	sid := s.session(t)
-	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", sid).status)
-	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid).status)
+	s := start(t, func(h *Handler) { h.maxSessions = 2 })
+	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
+	kept, deleted := s.session(t), s.session(t)
+	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", deleted).status)
+	assert.Equal(t, http.StatusNotFound, do(t, http.MethodPost, s.url, list, "Mcp-Session-Id", deleted).status)
+	s.session(t) // two, with kept: none to end
+	r := do(t, http.MethodPost, s.url, list, "Mcp-Session-Id", kept)
+	assert.Equal(t, http.StatusOK, r.status, "a session ended for one deleted: %s", r.body)
 }
 
 // TestCancelledRequest: a request its client cancels gets no reply of
@@ -398,6 +440,64 @@ func TestIDInUse(t *testing.T) {
 	}
 	assert.Equal(t, int64(jsonrpc.CodeInternalError), r.code, r.body)
 	assert.Contains(t, r.message, "request cancelled")
+}
+
+// TestCancelledIDFree: a request its client cancels frees its id at once,
+// as on stdio, though go-sdk still serves it: a request that reuses the id
+// is served, under that id, and the first's POST is answered as cancelled.
+func TestCancelledIDFree(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	first := s.hold(t, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{"message":"first"}}}`)
+	r := do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"second"}}}`,
+		"Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusOK, r.status, r.body)
+	assert.JSONEq(t, "5", string(r.id), r.body)
+	assert.Contains(t, string(r.result), "second", "the reuse of a cancelled request's id: %s", r.body)
+	close(s.unhold)
+	r = receive(t, first, "the cancelled call's answer")
+	assert.JSONEq(t, "5", string(r.id), r.body)
+	assert.Contains(t, r.message, "request cancelled", r.body)
+}
+
+// TestUnderID: a reply go-sdk wrote under its id goes back under the
+// client's, whatever order its members come in; one under another id is
+// left as it is.
+func TestUnderID(t *testing.T) {
+	from, _ := jsonrpc.MakeID(float64(7))
+	to, _ := jsonrpc.MakeID("c")
+	for reply, want := range map[string]string{
+		`{"jsonrpc":"2.0","id":7,"result":{"x":1}}`:  `{"jsonrpc":"2.0","id":"c","result":{"x":1}}`,
+		`{"result":{"x":1},"id":7,"jsonrpc":"2.0"}`:  `{"jsonrpc":"2.0","id":"c","result":{"x":1}}`,
+		`{"jsonrpc":"2.0","id":70,"result":{"x":1}}`: `{"jsonrpc":"2.0","id":70,"result":{"x":1}}`,
+		`not JSON`: `not JSON`,
+	} {
+		got := string(underID([]byte(reply), from, to))
+		if want == "not JSON" {
+			assert.Equal(t, want, got)
+			continue
+		}
+		assert.JSONEq(t, want, got, "underID(%s)", reply)
+	}
+}
+
+// TestHeldErrorDropsCancelled: once its request is cancelled, nothing
+// go-sdk writes for it goes out, a status (200, or 202) nor a body, that
+// serve may answer the POST as cancelled.
+func TestHeldErrorDropsCancelled(t *testing.T) {
+	for _, status := range []int{http.StatusOK, http.StatusAccepted} {
+		rec := httptest.NewRecorder()
+		held := &heldError{ResponseWriter: rec}
+		held.cancelled.Store(true)
+		held.WriteHeader(status)
+		_, err := held.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}`))
+		require.NoError(t, err)
+		assert.False(t, held.wrote, "WriteHeader(%d) of a request cancelled went out", status)
+		assert.False(t, rec.Flushed || rec.Body.Len() > 0, "WriteHeader(%d): a reply to a request cancelled went out", status)
+	}
 }
 
 // TestCancelOfNoRequest: a notifications/cancelled that names no request
@@ -565,6 +665,23 @@ func TestBodyNeverComes(t *testing.T) {
 	assert.Contains(t, evil, "HTTP/1.1 403", "a refusal before the body")
 }
 
+// TestReplyWaitsForBody: a reply to a request whose body the handler does
+// not read has the body's time as well as its own, since net/http reads
+// the body before it sends the reply. Its own time here is a nanosecond:
+// without the body's, it would never go out.
+func TestReplyWaitsForBody(t *testing.T) {
+	t.Parallel()
+	s := start(t, func(h *Handler) { h.replyTimeout = time.Nanosecond })
+	for _, head := range []string{"POST /elsewhere", "POST /mcp"} {
+		extra := ""
+		if head == "POST /mcp" {
+			extra = "Origin: http://evil.example\r\n" // refused before its body is read
+		}
+		reply := rawRequest(t, s.host, head+" HTTP/1.1\r\nHost: 127.0.0.1\r\n"+extra+"Content-Length: 2\r\nConnection: close\r\n\r\n{}")
+		assert.Regexp(t, `^HTTP/1.1 40[34]`, reply, head)
+	}
+}
+
 // TestDeclaredTooLarge: a Content-Length past the limit is refused at
 // once, without waiting for the body.
 func TestDeclaredTooLarge(t *testing.T) {
@@ -657,8 +774,11 @@ console.log(statuses.join(" "));
 // is made as calls are answered.
 func TestInFlightBound(t *testing.T) {
 	t.Parallel()
+	// The half-sent body is refused once its time is up, and its connection
+	// closed once as long again: failAfter/8 each (not 0.2 s), so that a
+	// busy machine sends the other bodies well within theirs.
 	s := start(t, func(h *Handler) {
-		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), 200*time.Millisecond
+		h.inFlight, h.bodyTimeout = semaphore.NewWeighted(readChunk), failAfter/8
 	})
 	sid := s.session(t)
 	// Past SmallBodySize: its next chunk takes all the room.
@@ -706,6 +826,21 @@ func TestOneWaitsForRoom(t *testing.T) {
 	close(s.unhold)
 	r = receive(t, answers, "the answer to the body that waited")
 	assert.Equal(t, http.StatusOK, r.status, "the body that waited: %s", r.body)
+}
+
+// TestBusyGivesRoomBack: a body refused for room part-way through (503)
+// gives back the room it took: none is lost for good.
+func TestBusyGivesRoomBack(t *testing.T) {
+	h := &Handler{inFlight: semaphore.NewWeighted(2 * readChunk)}
+	require.True(t, h.inFlight.TryAcquire(readChunk), "another body's room")
+	h.waiting.Store(true) // and another body waits: this one is refused, not let wait
+	done, cancel := context.WithCancel(context.Background())
+	cancel() // nor, were it let wait, for ever
+	_, room, err := h.read(done, strings.NewReader(strings.Repeat(" ", SmallBodySize+2*readChunk)))
+	require.ErrorIs(t, err, errBusy)
+	assert.Zero(t, room, "room held by a body refused")
+	h.inFlight.Release(readChunk)
+	assert.True(t, h.inFlight.TryAcquire(2*readChunk), "the room a body refused took part-way is lost")
 }
 
 // busyWhileSending: a client still sending its body when it is refused
@@ -758,7 +893,7 @@ func TestSmallBesideHolders(t *testing.T) {
 	// Four holders send a part each, and take 4 MiB of room: 4 MiB -
 	// SmallBodySize, in chunks of readChunk. Together, all of it.
 	const holders, part = 8, 4 << 20
-	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	s := start(t, func(h *Handler) { h.bodyTimeout = 2 * failAfter }) // not an hour: a body that waits for room must end, lest closing the server wait for it
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
@@ -811,6 +946,11 @@ func TestSmallBesideHolders(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.status, "call %d beside %d holders: %s", i, holders, r.body)
 	}
 	t.Logf("20 small calls beside %d holders: the slowest answered in %.3f s", holders, slowest.Seconds())
+	// A call that waited for room would wait for a holder's body, twice
+	// failAfter here, or until its client gave up: 20 calls took 0.01 s at
+	// most under -race at load 12, so a bound of failAfter cannot flip, and
+	// is short of the wait it rules out.
+	assert.Less(t, slowest, failAfter, "a small call waited beside %d holders", holders)
 	for i, c := range conns {
 		require.NoError(t, c.SetReadDeadline(time.Now()))
 		_, err := c.Read(make([]byte, 1))
@@ -824,7 +964,7 @@ func TestSmallBesideHolders(t *testing.T) {
 func TestRoomCountsBytes(t *testing.T) {
 	t.Parallel()
 	const holders, part = 2, 4<<20 + 1
-	s := start(t, func(h *Handler) { h.bodyTimeout = time.Hour })
+	s := start(t, func(h *Handler) { h.bodyTimeout = 2 * failAfter }) // not an hour: a body that waits for room must end, lest closing the server wait for it
 	read := make(chan struct{}, holders)
 	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if sent, err := strconv.Atoi(r.Header.Get("Sent")); err == nil {
@@ -877,19 +1017,18 @@ func TestUnreadReply(t *testing.T) {
 		h.inFlight, h.replyTimeout, h.bodyTimeout = semaphore.NewWeighted(readChunk), 100*time.Millisecond, failAfter
 	})
 	answered := make(chan struct{}, 10)
-	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	watched := smallBuffers(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.ServeHTTP(w, r)
 		answered <- struct{}{}
 	}))
 	defer closeWatched(t, watched)
 	sid := s.session(t)
-	conn, err := net.Dial("tcp", strings.TrimPrefix(watched.URL, "http://"))
-	require.NoError(t, err)
+	conn := dialSmall(t, strings.TrimPrefix(watched.URL, "http://"))
 	defer func() { _ = conn.Close() }()
-	// A body that takes all the room, and a reply of 12 MB.
+	// A body that takes all the room, and a reply of 3 MB.
 	call := `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"hold","arguments":{"message":"big","pad":"` +
 		strings.Repeat("x", SmallBodySize) + `"}}}`
-	_, err = fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
+	_, err := fmt.Fprintf(conn, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"+
 		"Accept: application/json, text/event-stream\r\nMcp-Session-Id: %s\r\nContent-Length: %d\r\n\r\n%s", sid, len(call), call)
 	require.NoError(t, err) // and never read the reply
 	select {
@@ -907,15 +1046,53 @@ func TestUnreadReply(t *testing.T) {
 func TestUnreadErrors(t *testing.T) {
 	t.Parallel()
 	s := start(t, func(h *Handler) { h.bodyTimeout, h.replyTimeout = 100*time.Millisecond, 100*time.Millisecond })
-	conn, err := net.Dial("tcp", s.host)
-	require.NoError(t, err)
+	watched := smallBuffers(t, s)
+	defer closeWatched(t, watched)
+	conn := dialSmall(t, strings.TrimPrefix(watched.URL, "http://"))
 	defer func() { _ = conn.Close() }()
 	require.NoError(t, conn.SetWriteDeadline(time.Now().Add(failAfter)))
 	gets := []byte(strings.Repeat("GET /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 100))
+	var err error
 	for err == nil {
 		_, err = conn.Write(gets)
 	}
 	assert.NotErrorIs(t, err, os.ErrDeadlineExceeded, "the server stopped reading, and kept the connection")
+}
+
+// The tests of replies not read are about the kernel's sockets, whose
+// buffers a reply must outgrow: smallBuffers and dialSmall give a server's
+// and a client's ends buffers of a few KiB, so that a reply of a few
+// hundred KiB outgrows them, where loopback's grow to megabytes; its
+// encoding under -race on a busy machine took seconds a megabyte.
+const smallBuffer = 4 << 10
+
+// smallBuffers starts a server of handler whose connections send through
+// small buffers.
+func smallBuffers(t *testing.T, handler http.Handler) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewUnstartedServer(handler)
+	srv.Listener = smallListener{srv.Listener}
+	srv.Start()
+	return srv
+}
+
+type smallListener struct{ net.Listener }
+
+func (l smallListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if tc, ok := c.(*net.TCPConn); ok {
+		_ = tc.SetWriteBuffer(smallBuffer)
+	}
+	return c, err
+}
+
+// dialSmall connects to host with a small buffer to receive.
+func dialSmall(t *testing.T, host string) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", host)
+	require.NoError(t, err)
+	require.NoError(t, conn.(*net.TCPConn).SetReadBuffer(smallBuffer))
+	return conn
 }
 
 // TestEventStreamDeadline: a session's event stream has no write deadline,
@@ -940,11 +1117,12 @@ func TestEventStreamDeadline(t *testing.T) {
 	assert.Equal(t, time.Time{}, receive(t, deadlines, "the event stream's write deadline"), "the event stream's write deadline")
 }
 
-// watchDeadlines passes on the write deadlines a handler sets, and sends
-// each on write while it has room: a test wants the first of a few.
+// watchDeadlines passes on the deadlines a handler sets, and sends each
+// write deadline on write, each read deadline on read, while it has room:
+// a test wants the first of a few.
 type watchDeadlines struct {
 	http.ResponseWriter
-	write chan<- time.Time
+	write, read chan<- time.Time
 }
 
 func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
@@ -955,7 +1133,33 @@ func (w watchDeadlines) SetWriteDeadline(d time.Time) error {
 	return http.NewResponseController(w.ResponseWriter).SetWriteDeadline(d)
 }
 
+func (w watchDeadlines) SetReadDeadline(d time.Time) error {
+	select {
+	case w.read <- d:
+	default:
+	}
+	return http.NewResponseController(w.ResponseWriter).SetReadDeadline(d)
+}
+
 func (w watchDeadlines) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// TestReadDeadlineLifted: once a POST's body is read, its read deadline
+// is lifted: net/http's background read would hit it in a call longer than
+// the body's time, and cancel the call.
+func TestReadDeadlineLifted(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	deadlines := make(chan time.Time, 10)
+	watched := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(watchDeadlines{ResponseWriter: w, read: deadlines}, r)
+	}))
+	defer closeWatched(t, watched)
+	r := do(t, http.MethodPost, watched.URL+Path, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "Mcp-Session-Id", sid)
+	require.Equal(t, http.StatusOK, r.status, r.body)
+	assert.NotEqual(t, time.Time{}, receive(t, deadlines, "the body's read deadline"), "the body's read deadline")
+	assert.Equal(t, time.Time{}, receive(t, deadlines, "the read deadline, once the body is read"), "the read deadline once the body is read")
+}
 
 // TestConnectionAge: a connection past its age closes after its next
 // reply, pipelined requests after it unanswered; a younger one serves them.
