@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -307,7 +308,7 @@ func (m *manifest) checkSecrets(path string) error {
 		for where, c := range commands {
 			for _, arg := range c.Args {
 				if strings.Contains(arg, variable) {
-					return fmt.Errorf("%s: %s's args pass %s, which is sensitive, on the command line, which other users of the machine can read: pass it in env, as \"env\": {\"NAME\": %q}", path, where, variable, variable)
+					return fmt.Errorf("%s: %s's args pass %s, which is sensitive, on the command line, which other users of the machine can read: pass it in env, as \"env\": {\"NAME\": %[3]s}", path, strconv.Quote(where), strconv.Quote(variable))
 				}
 			}
 		}

@@ -22,6 +22,8 @@ func TestCheckSecrets(t *testing.T) {
 			"user_config": {"api_key": {"sensitive": true}}}`, true},
 		{"sensitive, in a platform's args", `{"server": {"mcp_config": {"command": "x", "platform_overrides": {"win32": {"args": ["${user_config.api_key}"]}}}},
 			"user_config": {"api_key": {"sensitive": true}}}`, true},
+		{"sensitive, in args, named to act on a terminal", `{"server": {"mcp_config": {"command": "x", "platform_overrides": {"\u001b[2J\u202e": {"args": ["${user_config.\u009b2J}"]}}}},
+			"user_config": {"\u009b2J": {"sensitive": true}}}`, true},
 		{"not sensitive, in args", `{"server": {"mcp_config": {"command": "x", "args": ["${user_config.folder}"]}},
 			"user_config": {"folder": {}}}`, false},
 	} {
@@ -33,6 +35,9 @@ func TestCheckSecrets(t *testing.T) {
 			err := m.checkSecrets("manifest.json")
 			if refused := err != nil; refused != c.refused {
 				t.Errorf("checkSecrets(%s) = %v, want refused %v", c.manifest, err, c.refused)
+			}
+			if err != nil && strings.ContainsAny(err.Error(), "\x1b\u009b\u202e") {
+				t.Errorf("checkSecrets(%s) = %q: a terminal would act on it", c.manifest, err)
 			}
 		})
 	}
