@@ -165,7 +165,7 @@ func configURL(h host, binary, rawURL, key string, stdout, stderr io.Writer) err
 		return err
 	}
 	fmt.Fprintf(stderr, "\n%s\nThe host connects to the server and does not start it: start it first, and keep it running:\n"+
-		"\tgo run . -http %s\n(or the built server with -http %[2]s). See docs/http.md.\n", h.todo, hostPort(rawURL))
+		"\tgo run . -http %s\n(or the built server with -http %[2]s). See docs/http.md.\n", h.todo, shellQuote(hostPort(rawURL)))
 	return nil
 }
 
@@ -185,10 +185,26 @@ func checkURL(s string) error {
 		return fmt.Errorf("%s: the scheme is %s, not http, which -http serves; %s", quote(s), quote(u.Scheme), want)
 	case !streamable.IsLoopback(u.Hostname()):
 		return fmt.Errorf("%s: %s is %w, and -http listens on loopback only; %s", quote(s), quote(u.Hostname()), errNotLoopback, want)
+	case strings.Contains(u.Hostname(), "%"):
+		return fmt.Errorf("%s: %s names a network interface (a zone), which -http takes none of; %s", quote(s), quote(u.Hostname()), want)
+	case u.Port() != "" && !validPort(u.Port()):
+		return fmt.Errorf("%s: the port is %s, not one of 1 to 65535 (-http's port 0 picks one, which its \"serving\" line gives); %s", quote(s), quote(u.Port()), want)
 	case u.Path != streamable.Path:
 		return fmt.Errorf("%s: the server serves %s, not %s; %s", quote(s), streamable.Path, quote(u.Path), want)
+	case u.User != nil:
+		// The server has no authentication; the host would keep the password in its configuration.
+		return fmt.Errorf("%s: holds a user name or password, which the server takes none of; %s", quote(s), want)
+	case u.ForceQuery || u.RawQuery != "" || strings.Contains(s, "#"):
+		return fmt.Errorf("%s: has a query or a fragment, which the server reads none of; %s", quote(s), want)
 	}
 	return nil
+}
+
+// validPort reports whether port, the digits of a URL's, is one a server
+// listens on: 1 to 65535.
+func validPort(port string) bool {
+	n, err := strconv.Atoi(port)
+	return err == nil && n >= 1 && n <= 65535
 }
 
 // hostPort returns the host and port of a URL checkURL accepted, for -http.

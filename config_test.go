@@ -146,7 +146,9 @@ func parseEntry(t *testing.T, client, key, out string) launch {
 }
 
 // shellSplit splits a command line the way a POSIX shell does, for the
-// words shellQuote writes: bare words, single-quoted strings and \'.
+// words shellQuote writes: bare words, single-quoted strings and \'. A bare
+// character a shell (sh, bash or zsh) would act on fails the test: $, [, *,
+// ~, #, a quote, and the others.
 func shellSplit(t *testing.T, line string) []string {
 	t.Helper()
 	var words []string
@@ -172,6 +174,7 @@ func shellSplit(t *testing.T, line string) []string {
 				inWord = false
 			}
 		default:
+			require.True(t, strings.IndexByte(shellBare, c) >= 0, "%q is bare in %s: a shell would act on it", c, line)
 			word.WriteByte(c)
 			inWord = true
 		}
@@ -182,6 +185,9 @@ func shellSplit(t *testing.T, line string) []string {
 	}
 	return words
 }
+
+// shellBare are the characters no shell acts on, which a word may hold bare.
+const shellBare = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%"
 
 func TestConfigGoRun(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
@@ -577,6 +583,10 @@ func TestConfigURL(t *testing.T) {
 					}
 					assert.Equal(t, u, parseURL(t, h.key, key, stdout.String()), "config %q", args)
 					assert.Contains(t, stderr.String(), "-http ", "config %q tells to start the server", args)
+					// The line to paste is one word for -http, in zsh too, where [::1] is a pattern.
+					line := strings.TrimPrefix(regexp.MustCompile(`\tgo run \. -http .*\n`).FindString(stderr.String()), "\t")
+					assert.Equal(t, []string{"go", "run", ".", "-http", hostPort(u)}, shellSplit(t, strings.TrimSuffix(line, "\n")),
+						"config %q: the line that starts the server", args)
 				})
 			}
 		}
@@ -604,6 +614,19 @@ func TestConfigURLErrors(t *testing.T) {
 		{"bad escape", []string{"gemini", "-url", "http://127.0.0.1:8080/%zz"}, `invalid URL escape "%zz"`},
 		{"with ESC", []string{"copilot", "-url", "http://127.0.0.1:8080/mcp\x1b[2J"}, `holds a control`},
 		{"Claude Desktop", []string{"claude-desktop", "-url", "http://127.0.0.1:8080/mcp"}, "Claude Desktop starts stdio servers only"},
+		{"with U+202E", []string{"vscode", "-url", "http://127.0.0.1:8080/mcp\u202e"}, `holds a control`},
+		{"with U+009B", []string{"cursor", "-url", "http://127.0.0.1:8080/mcp\u009b2J"}, `holds a control`},
+		{"port past 65535", []string{"codex", "-url", "http://127.0.0.1:99999/mcp"}, `the port is "99999", not one of 1 to 65535`},
+		{"port 0", []string{"codex", "-url", "http://127.0.0.1:0/mcp"}, `the port is "0"`},
+		{"user and password", []string{"cursor", "-url", "http://user:secret@127.0.0.1:8080/mcp"}, "holds a user name or password"},
+		{"empty user", []string{"cursor", "-url", "http://@127.0.0.1:8080/mcp"}, "holds a user name or password"},
+		{"query", []string{"claude-code", "-url", "http://127.0.0.1:8080/mcp?a='$(id)"}, "has a query or a fragment"},
+		{"empty query", []string{"vscode", "-url", "http://127.0.0.1:8080/mcp?"}, "has a query or a fragment"},
+		{"fragment", []string{"gemini", "-url", "http://127.0.0.1:8080/mcp#top"}, "has a query or a fragment"},
+		{"empty fragment", []string{"gemini", "-url", "http://127.0.0.1:8080/mcp#"}, "has a query or a fragment"},
+		{"zone", []string{"claude-code", "-url", "http://[::1%25$(id)]:8080/mcp"}, "names a network interface"},
+		{"path escaped ESC", []string{"copilot", "-url", "http://127.0.0.1:8080/mcp%1b"}, `not "/mcp\x1b"`},
+		{"long", []string{"codex", "-url", "http://127.0.0.1:8080/" + strings.Repeat("a", 1<<20)}, "the server serves /mcp"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

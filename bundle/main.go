@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -130,6 +131,9 @@ func run(moduleDir, manifestFile, out string) (err error) {
 		out = filepath.Join("out", m.Name+".mcpb")
 	} else if out = fromCheckout(out); !strings.HasSuffix(out, ".mcpb") {
 		return fmt.Errorf("-o %s: a bundle's name ends in .mcpb", shown(out))
+	}
+	if info, err := os.Stat(out); err == nil && info.IsDir() {
+		return fmt.Errorf("-o %s is a directory: give the bundle's file, such as %s", shown(out), shown(filepath.Join(out, m.Name+".mcpb")))
 	}
 	if err := npmCI(); err != nil {
 		return err
@@ -255,7 +259,37 @@ func readManifest(path string) (*manifest, error) {
 	if err := m.checkSecrets(path); err != nil {
 		return nil, err
 	}
+	if err := m.checkPaths(path); err != nil {
+		return nil, err
+	}
 	return &m, nil
+}
+
+// checkPaths refuses a manifest that would have the build write outside
+// where it should: a name that is not one file's (the bundle is
+// out/NAME.mcpb), or a command or an icon whose path leaves the bundle's
+// directory ("../x", an absolute path), which the build writes to; and one
+// with no platform, whose bundle would hold no server.
+func (m *manifest) checkPaths(path string) error {
+	if m.Name == "" || !filepath.IsLocal(m.Name) || strings.ContainsAny(m.Name, `/\`) {
+		return fmt.Errorf("%s: name %q is not a file's name, as the bundle's NAME.mcpb is: want letters, digits and '-', such as \"my-server\"", path, m.Name)
+	}
+	if len(m.Compatibility.Platforms) == 0 {
+		return fmt.Errorf("%s: compatibility.platforms is empty: name those to build the server for, of darwin, linux and win32", path)
+	}
+	for _, platform := range m.Compatibility.Platforms {
+		file, err := m.command(path, platform)
+		if err != nil {
+			return err
+		}
+		if !filepath.IsLocal(filepath.FromSlash(file)) {
+			return fmt.Errorf("%s: %s's command %q leaves ${__dirname}, the bundle's directory: want a path inside it, such as \"${__dirname}/server/%s/%s\"", path, platform, "${__dirname}/"+file, platform, m.Name)
+		}
+	}
+	if m.Icon != "" && !filepath.IsLocal(filepath.FromSlash(m.Icon)) {
+		return fmt.Errorf("%s: icon %q is not beside the manifest: want a path inside its directory, such as \"icon.png\"", path, m.Icon)
+	}
+	return nil
 }
 
 // checkSecrets refuses a sensitive user_config value passed in a
@@ -274,7 +308,7 @@ func (m *manifest) checkSecrets(path string) error {
 		for where, c := range commands {
 			for _, arg := range c.Args {
 				if strings.Contains(arg, variable) {
-					return fmt.Errorf("%s: %s's args pass %s, which is sensitive, on the command line, which other users of the machine can read: pass it in env, as \"env\": {\"NAME\": %q}", path, where, variable, variable)
+					return fmt.Errorf("%s: %s's args pass %s, which is sensitive, on the command line, which other users of the machine can read: pass it in env, as \"env\": {\"NAME\": %[3]s}", path, strconv.Quote(where), strconv.Quote(variable))
 				}
 			}
 		}
