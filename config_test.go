@@ -365,14 +365,7 @@ func TestConfigErrors(t *testing.T) {
 		{"name too long", []string{"vscode", "-name", strings.Repeat("a", maxKey+1)}, "want 1 to 32"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			err := runConfig(tt.args, &stdout, &stderr)
-			require.Error(t, err, "config %q", tt.args)
-			assert.Contains(t, err.Error(), tt.wantErr, "config %q", tt.args)
-			assert.Empty(t, stdout.String(), "config %q prints nothing to paste", tt.args)
-			assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", tt.args)
-		})
+		t.Run(tt.name, func(t *testing.T) { refused(t, tt.args, tt.wantErr) })
 	}
 }
 
@@ -629,13 +622,18 @@ func TestConfigURLErrors(t *testing.T) {
 		{"long", []string{"codex", "-url", "http://127.0.0.1:8080/" + strings.Repeat("a", 1<<20)}, "the server serves /mcp"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			err := runConfig(tt.args, &stdout, &stderr)
-			require.Error(t, err, "config %q", tt.args)
-			assert.Contains(t, err.Error(), tt.wantErr, "config %q", tt.args)
-			assert.Empty(t, stdout.String(), "config %q prints nothing to paste", tt.args)
-			assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", tt.args)
-		})
+		t.Run(tt.name, func(t *testing.T) { refused(t, tt.args, tt.wantErr) })
 	}
+}
+
+// refused checks that config refuses args with an error holding wantErr,
+// prints nothing to paste, and lets no ESC reach the terminal.
+func refused(t *testing.T, args []string, wantErr string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := runConfig(args, &stdout, &stderr)
+	require.Error(t, err, "config %q", args)
+	assert.Contains(t, err.Error(), wantErr, "config %q", args)
+	assert.Empty(t, stdout.String(), "config %q prints nothing to paste", args)
+	assert.NotContains(t, err.Error()+stderr.String(), "\x1b", "config %q: ESC reaches the terminal", args)
 }
