@@ -375,7 +375,7 @@ func TestNotifications(t *testing.T) {
 // more against MaxSessions: the next session ends none.
 func TestDeleteSession(t *testing.T) {
 	t.Parallel()
-	s := start(t, func(h *Handler) { h.maxSessions = 2 })
+	s := start(t, func(h *Handler) { h.sessions.max = 2 })
 	list := `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`
 	kept, deleted := s.session(t), s.session(t)
 	assert.Equal(t, http.StatusNoContent, do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", deleted).status)
@@ -619,7 +619,7 @@ func (b pausedBody) Read(p []byte) (int, error) {
 // longest; one the client failed to delete is still counted.
 func TestMaxSessions(t *testing.T) {
 	t.Parallel()
-	s := start(t, func(h *Handler) { h.maxSessions = 2 })
+	s := start(t, func(h *Handler) { h.sessions.max = 2 })
 	first, second := s.session(t), s.session(t)
 	r := do(t, http.MethodDelete, s.url, ``, "Mcp-Session-Id", first, "MCP-Protocol-Version", "2026-07-28") // refused: no sessions in 2026-07-28
 	assert.NotEqual(t, http.StatusNoContent, r.status, r.body)
