@@ -1,5 +1,7 @@
 package streamable
 
+// Tests of the listener (Conns), and of bound marking a connection served.
+
 import (
 	"context"
 	"fmt"
