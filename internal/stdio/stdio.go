@@ -1,19 +1,20 @@
 package stdio
 
+// The transport: Serve, the read loop, go-sdk's two sessions, and the
+// write. A line is read, admitted, entered in flight, handed to the
+// session of its revision; its reply comes back through write.
+
 import (
 	"bufio"
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -45,8 +46,8 @@ type Options struct {
 	RunPeriod   time.Duration // 0: RunPeriod
 }
 
-// limits are the limits of a session that only tests change, and the
-// clock and the kernel's count they stand in for.
+// limits are what only tests change: the limits in flight, and the clock
+// and the kernel's count they stand in for.
 type limits struct {
 	maxInFlight, maxInFlightSize int
 	after                        func(time.Duration) <-chan time.Time // the timer of a grace or run period, or of a look
@@ -54,10 +55,9 @@ type limits struct {
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
-// and each request read is answered or abandoned (GracePeriod, RunPeriod:
-// see the package doc), a reply going out written whole, or, at once,
-// until a write fails, whose error it returns, or ctx is done. Once it
-// returns, handlers still running are left to end with the process.
+// and each request read is answered or abandoned (see the package doc),
+// or, at once, until a write fails, whose error it returns, or ctx is
+// done. Handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
 	return serve(ctx, server, opts, limits{maxInFlight, maxInFlightSize, time.After, unreadOf})
 }
@@ -67,8 +67,8 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	opts.GracePeriod = cmp.Or(opts.GracePeriod, GracePeriod)
 	opts.RunPeriod = cmp.Or(opts.RunPeriod, RunPeriod)
 	c := &conn{opts: opts, limits: lim, log: cmp.Or(opts.Logger, slog.New(slog.DiscardHandler)),
-		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: lim.unreadOf(opts.Out),
-		calls: map[int64]*call{}, progress: make(chan struct{}, 1), read: make(chan struct{}, 1)}
+		in: bufio.NewReaderSize(opts.In, 64<<10), out: opts.Out, unread: lim.unreadOf(opts.Out), read: make(chan struct{}, 1)}
+	c.flight = newFlight(lim, c.log)
 	c.ctx, c.stop = context.WithCancelCause(ctx)
 	c.legacy, c.modern = &session{c, make(chan jsonrpc.Message)}, &session{c, make(chan jsonrpc.Message)}
 	for _, s := range []*session{c.legacy, c.modern} {
@@ -85,43 +85,27 @@ func serve(ctx context.Context, server *mcp.Server, opts Options, lim limits) er
 	return nil // ctx is done, or every request is answered or abandoned
 }
 
-// A conn reads lines and pushes each message forward: a request to the
-// session of its revision, under an id of the conn's own, or, for what
-// go-sdk must not see, to its reply. It writes replies under the client's
-// ids.
+// A conn reads lines and hands each message on: a request to the session
+// of its revision, under an id of the flight's; what go-sdk must not see,
+// to its reply. It writes replies under the client's ids.
 type conn struct {
 	opts           Options
 	limits         limits
 	log            *slog.Logger
 	in             *bufio.Reader
 	long           []byte // a line longer than in's buffer, being read
-	out            io.Writer
-	unread         func() (int, bool) // what the client has not read of out, if the kernel tells (unread_linux.go)
 	legacy, modern *session
 	initialized    bool // initialize admitted
 	notified       bool // its notifications/initialized passed on: once
+	flight         *flight
 
-	mu       sync.Mutex      // guards calls and lastID
-	calls    map[int64]*call // the requests in flight, until their replies are out or dropped
-	lastID   int64
-	progress chan struct{} // a call has changed: its reply is going out, out, or dropped
-	read     chan struct{} // the client has accepted a part of a reply
-
-	outMu sync.Mutex // held from the check that a reply is wanted until it is out
+	outMu  sync.Mutex // held from the check that a reply is wanted until it is out
+	out    io.Writer
+	read   chan struct{}      // the client has accepted a part of a reply
+	unread func() (int, bool) // what the client has not read of out, if the kernel tells
 
 	ctx  context.Context         // done once the conn is over
 	stop context.CancelCauseFunc // ends the conn: errWrite if a write failed
-}
-
-// A call is a request in flight, by the id go-sdk knows it by.
-type call struct {
-	id        jsonrpc.ID // the client's
-	method    string
-	size      int
-	session   *session
-	cancelled bool // its reply is to be dropped
-	ready     bool // its reply is computed: waiting for the output, or going out
-	idFree    bool // cancelled, or its reply is going out: the client may reuse the id
 }
 
 // readLoop reads the input a line at a time, and hands each message on.
@@ -146,7 +130,7 @@ var errTooLong = errors.New("line too long")
 
 // readLine returns the next line that is not blank, without its "\n" or
 // "\r\n", valid until the next call; errTooLong for a line longer than
-// maxLine, read to its end but never held whole; the last line even
+// MaxLine, read to its end but never held whole; the last line even
 // without "\n"; then the error that ended the input.
 func (c *conn) readLine() ([]byte, error) {
 	for c.long = c.long[:0]; ; {
@@ -200,7 +184,9 @@ func (c *conn) handle(line []byte) {
 	case req.IsCall():
 		c.request(msg, len(line))
 	case req.Method == "notifications/cancelled":
-		c.cancel(msg.Cancels, msg.Reason)
+		if cancelled, s := c.flight.cancel(msg.Cancels, msg.Reason); cancelled != nil {
+			s.hand(cancelled)
+		}
 	case req.Method == "notifications/initialized" && c.initialized && !c.notified:
 		c.notified = true
 		c.legacy.hand(req)
@@ -208,14 +194,14 @@ func (c *conn) handle(line []byte) {
 	}
 }
 
-// request hands a request admitted, under an id of the conn's own, to the
-// session of its revision, once it is in flight.
+// request hands a request admitted, under the id the flight gives it, to
+// the session of its revision.
 func (c *conn) request(msg protocol.Message, size int) {
 	req, s := msg.Request, c.legacy
 	if msg.Modern {
 		s = c.modern
 	}
-	id, err := c.enter(req, size, s)
+	id, err := c.flight.enter(c.ctx, req, size, s)
 	if err != nil {
 		c.refuse(req.ID, err)
 		return
@@ -225,64 +211,6 @@ func (c *conn) request(msg protocol.Message, size int) {
 	}
 	sdkID, _ := jsonrpc.MakeID(float64(id))
 	s.hand(&jsonrpc.Request{ID: sdkID, Method: req.Method, Params: req.Params})
-}
-
-// enter records a request as in flight, and returns the id go-sdk will
-// know it by. While the calls in flight are at a limit, it waits for a
-// reply: nothing reads the input, the pipe fills, the client's writes
-// block. A request that reuses the id of one in flight is refused.
-func (c *conn) enter(req *jsonrpc.Request, size int, s *session) (int64, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for held := 0; len(c.calls) > 0; held = 0 {
-		for _, cl := range c.calls {
-			held += cl.size
-		}
-		if len(c.calls) < c.limits.maxInFlight && held+size <= c.limits.maxInFlightSize {
-			break
-		}
-		c.log.Debug("waiting for a reply: the requests in flight are at their limit", "requests", len(c.calls), "bytes", held)
-		c.mu.Unlock()
-		select {
-		case <-c.progress:
-		case <-c.ctx.Done():
-		}
-		c.mu.Lock()
-		if c.ctx.Err() != nil {
-			return 0, errClosed
-		}
-	}
-	if c.find(req.ID) != nil {
-		return 0, protocol.InUse(req.ID)
-	}
-	c.lastID++
-	c.calls[c.lastID] = &call{id: req.ID, method: req.Method, size: size, session: s}
-	return c.lastID, nil
-}
-
-// cancel marks the request in flight with the client's id, but initialize
-// (MCP, "Cancellation"), as cancelled, its id free and its reply to be
-// dropped, and hands the cancellation, under the id go-sdk knows, to its
-// session; it ignores any other.
-func (c *conn) cancel(id jsonrpc.ID, reason string) {
-	if !id.IsValid() { // a bad one names no request
-		return
-	}
-	c.mu.Lock()
-	var cancelled *jsonrpc.Request
-	var s *session
-	for n, cl := range c.calls {
-		if cl.id == id && !cl.idFree && cl.method != "initialize" {
-			cl.cancelled, cl.idFree = true, true
-			c.log.Info("request cancelled by the client; its reply will not be sent", "id", quoted(id.Raw()), "method", cl.method, "reason", quoted(reason))
-			params, _ := json.Marshal(mcp.CancelledParams{RequestID: n})
-			cancelled, s = &jsonrpc.Request{Method: "notifications/cancelled", Params: params}, cl.session
-		}
-	}
-	c.mu.Unlock()
-	if cancelled != nil {
-		s.hand(cancelled)
-	}
 }
 
 // A session is the transport of one of go-sdk's two sessions, legacy and
@@ -322,67 +250,38 @@ func (c *conn) write(msg jsonrpc.Message) error {
 		return fmt.Errorf("stdio: this transport sends replies only, not a %T", msg)
 	}
 	n, _ := resp.ID.Raw().(int64)
-	defer func() {
-		c.mu.Lock()
-		delete(c.calls, n)
-		c.mu.Unlock()
-		c.signal()
-	}()
-	c.mu.Lock()
-	cl := c.calls[n]
-	c.mu.Unlock()
+	defer c.flight.leave(n)
+	cl := c.flight.get(n)
 	if cl == nil { // which cannot be: go-sdk answers each request it is handed once
 		return nil
 	}
 	// Encoding a reply of megabytes takes seconds on a busy machine: it is
-	// the handler's work, done before the reply waits for the output. The
-	// client's id is never null: go-sdk's encoder will do.
+	// the handler's work, done before the reply waits for the output.
 	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: cl.id, Result: resp.Result, Error: resp.Error})
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	cl.ready = true
-	c.mu.Unlock()
+	c.flight.computed(cl)
 	if !c.outMu.TryLock() {
 		c.log.Debug("a reply waits for the output", "id", quoted(cl.id.Raw()), "method", cl.method)
 		c.outMu.Lock()
 	}
 	defer c.outMu.Unlock()
-	c.mu.Lock()
-	dropped := cl.cancelled
-	cl.idFree = true // the client may reuse it as soon as it reads the reply
-	c.mu.Unlock()
-	if dropped {
+	if !c.flight.goOut(cl) {
 		c.log.Info("dropped a reply to a request cancelled or abandoned", "id", quoted(cl.id.Raw()), "method", cl.method)
 		return nil
 	}
-	c.signal() // a reply is going out: the client is to read it
 	return c.send(data)
 }
 
 // refuse writes the error reply to a message refused before go-sdk saw
-// it: under its id, but under null if a request in flight has that id
-// (the message reused it), lest the client take the refusal for that
-// request's answer.
+// it: under its id, but under null if a request in flight has that id,
+// lest the client take the refusal for that request's answer.
 func (c *conn) refuse(id jsonrpc.ID, err error) {
-	c.mu.Lock()
-	if c.find(id) != nil {
+	if c.flight.inUse(id) {
 		id = jsonrpc.ID{}
 	}
-	c.mu.Unlock()
 	c.reply(id, err)
-}
-
-// find returns the call in flight, not cancelled, with the client's id;
-// mu is held.
-func (c *conn) find(id jsonrpc.ID) *call {
-	for _, cl := range c.calls {
-		if cl.id == id && !cl.idFree {
-			return cl
-		}
-	}
-	return nil
 }
 
 // reply writes the error reply to a message go-sdk does not see.
@@ -403,8 +302,8 @@ var (
 
 // send writes data, one message, as a line, in parts of
 // MinReadRate×GracePeriod bytes, each part the client accepts signalled
-// on read; a failed write (EPIPE: the client closed standard output) ends
-// the session. outMu is held.
+// on read, for the drain; a failed write (EPIPE: the client closed
+// standard output) ends the session. outMu is held.
 func (c *conn) send(data []byte) error {
 	if c.ctx.Err() != nil {
 		return errClosed
@@ -425,157 +324,3 @@ func (c *conn) send(data []byte) error {
 	}
 	return nil
 }
-
-// signal says that a call has changed: its reply is going out, out, or
-// dropped. There may be room for another request, and the end of input
-// has progress to wait for.
-func (c *conn) signal() {
-	select {
-	case c.progress <- struct{}{}:
-	default:
-	}
-}
-
-// drain waits, once the input has ended, until every request read is
-// answered or abandoned, and ends the session (the rules are in the
-// package doc). While a reply is going out, a GracePeriod in which the
-// client makes no progress abandons the requests behind it: no part of the
-// reply is accepted, and, where the kernel tells (unreadOf), what the
-// client has not read does not go down, looked at every GracePeriod/5.
-// The reply itself is waited for as long as the client takes, lest its
-// line be cut (a signal still ends the server). Apart from that, a request
-// still running RunPeriod after the end of input is abandoned.
-func (c *conn) drain() {
-	select {
-	case <-c.read: // a part read before the input ended
-	default:
-	}
-	runOut := c.limits.after(c.opts.RunPeriod)
-	var stall <-chan time.Time // while a reply goes out: the client has made no progress for a grace period
-	var look <-chan time.Time  // while a reply goes out: the next look at what the client has not read
-	stalled := false
-	unread := -1             // at the last look; -1: not known
-	reading := func() bool { // whether the client has read some since the last look
-		if c.unread == nil {
-			return false
-		}
-		n, ok := c.unread()
-		if !ok {
-			return false
-		}
-		down := unread >= 0 && n < unread
-		unread = n
-		return down
-	}
-	for {
-		c.mu.Lock()
-		live, writing := c.count()
-		c.mu.Unlock()
-		if live == 0 {
-			break
-		}
-		if !writing || stalled {
-			stall, look = nil, nil
-		} else {
-			if stall == nil {
-				stall = c.limits.after(c.opts.GracePeriod)
-			}
-			if look == nil && c.unread != nil {
-				look = c.limits.after(c.opts.GracePeriod / 5)
-			}
-		}
-		select {
-		case <-c.read:
-			stall = nil // a part was read: the period starts anew
-		case <-look:
-			look = nil
-			if reading() {
-				stall = nil
-			}
-		case <-c.progress:
-		case <-c.ctx.Done():
-			return
-		case <-stall:
-			if reading() {
-				stall = nil
-				continue
-			}
-			stalled = true
-			c.abandon(func(cl *call) string {
-				if cl.ready {
-					return "abandoned a reply: the client made no progress reading the reply going out for the grace period"
-				}
-				return "abandoned a request still running: the client made no progress reading the reply going out for the grace period"
-			})
-			c.log.Warn("waiting for the client to read a reply going out: stopping would cut its line; a signal stops the server")
-		case <-runOut:
-			runOut = nil
-			c.log.Debug("the run period after the end of input is over", "run_period", c.opts.RunPeriod)
-			c.abandon(func(cl *call) string {
-				if cl.ready {
-					return "" // computed: it waits for the client to read
-				}
-				return "abandoned a request not yet answered a run period after the input ended"
-			})
-		}
-	}
-	c.stop(nil)
-}
-
-// count returns how many requests are neither answered nor dropped, and
-// whether a reply is going out; mu is held.
-func (c *conn) count() (live int, writing bool) {
-	for _, cl := range c.calls {
-		if !cl.cancelled {
-			live++
-			writing = writing || cl.idFree
-		}
-	}
-	return live, writing
-}
-
-// abandon marks each request whose reply is not going out, and for which
-// why gives a reason, as cancelled, and logs it with the reason.
-func (c *conn) abandon(why func(*call) string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, cl := range c.calls {
-		if reason := why(cl); !cl.idFree && reason != "" {
-			cl.cancelled, cl.idFree = true, true
-			c.log.Error(reason, "id", quoted(cl.id.Raw()), "method", cl.method, "grace_period", c.opts.GracePeriod, "run_period", c.opts.RunPeriod)
-		}
-	}
-}
-
-// maxTrace is the longest line traced, in bytes.
-const maxTrace = 16 << 10
-
-// trace writes prefix and line to opts.Trace, if set, cut at maxTrace
-// bytes, with every character a terminal acts on rather than shows (C0 and
-// C1 controls, bidirectional overrides and other formatting characters)
-// as \xNN or \uNNNN, and invalid UTF-8 as U+FFFD, so that a client's line
-// cannot rewrite the terminal that shows it.
-func (c *conn) trace(prefix string, line []byte) {
-	if c.opts.Trace == nil {
-		return
-	}
-	buf := []byte(prefix)
-	for _, r := range string(line[:min(len(line), maxTrace)]) {
-		switch {
-		case r < 0x100 && !unicode.IsPrint(r) && r != ' ':
-			buf = fmt.Appendf(buf, `\x%02x`, r)
-		case !unicode.IsPrint(r) && r != ' ':
-			buf = fmt.Appendf(buf, `\u%04x`, r)
-		default:
-			buf = utf8.AppendRune(buf, r)
-		}
-	}
-	if len(line) > maxTrace {
-		buf = fmt.Appendf(buf, "… (%d bytes in all)", len(line))
-	}
-	_, _ = c.opts.Trace.Write(append(buf, '\n')) // best effort
-}
-
-// quoted returns v, something a client sent, as a log line quotes it: cut
-// to protocol.MaxQuote bytes.
-func quoted(v any) string { return protocol.Cut(fmt.Sprint(v), protocol.MaxQuote) }
