@@ -84,3 +84,20 @@ func goKind(goKind reflect.Kind) string {
 	}
 	return "a JSON value"
 }
+
+// kinds are JSON's kinds of value as refusals name them, each with the
+// kinds of jsontext's first token of one, its type in a JSON Schema, and the
+// kinds of Go value that one decodes into.
+var kinds = []struct {
+	name, first, schemaType string
+	goKinds                 []reflect.Kind
+}{
+	{"an object", "{", "object", []reflect.Kind{reflect.Map, reflect.Struct}},
+	{"an array", "[", "array", []reflect.Kind{reflect.Slice, reflect.Array}},
+	{"a string", `"`, "string", []reflect.Kind{reflect.String}},
+	{"a boolean", "tf", "boolean", []reflect.Kind{reflect.Bool}},
+	{"null", "n", "null", nil},
+	{"a JSON value", "", "", []reflect.Kind{reflect.Interface}}, // any of them
+	{"a number", "0", "number", []reflect.Kind{reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64}},
+}
