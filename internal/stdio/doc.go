@@ -26,24 +26,5 @@
 //     enter's limits.
 //
 // At the end of input, every request read is answered before Serve
-// returns, while the client keeps reading, however long its replies take
-// to read. Two bounds end the wait, and each request abandoned is logged,
-// with which bound:
-//
-//   - A client that stops reading: once it has made no progress for
-//     GracePeriod (5 s), the replies behind the one going out are
-//     abandoned, and requests still running too; the one going out is
-//     waited for whole, lest its line be cut (a signal stops the server).
-//     A reply goes out in parts of MinReadRate×GracePeriod bytes (5 KiB);
-//     progress is a part taken or, on Linux with standard output a pipe
-//     or a socket, less of the output left unread than at the last look
-//     (every GracePeriod/5). There the kernel takes a part long after the
-//     client has read as much (unread_linux.go), and a client reading
-//     MinReadRate (1 KiB/s) or more keeps its replies; elsewhere, one
-//     whose kernel takes a part every GracePeriod does.
-//   - A handler that never returns: a request still running RunPeriod (a
-//     minute) after the end of input is abandoned. Work slowed by a busy
-//     machine ends well within it: go-sdk spends about 0.3 s of CPU a
-//     megabyte of "<" in an echo (escaped as \u003c, then decoded again),
-//     and a line holds at most MaxLine bytes.
+// returns, within the bounds of drain.go.
 package stdio

@@ -1,16 +1,31 @@
 package stdio
 
-// After the end of input: every request read is answered or abandoned
-// before Serve returns, by the rules of the package doc.
+// After the end of input: every request read is answered before Serve
+// returns, while the client keeps reading, however long its replies take
+// to read. Two bounds end the wait, and each request abandoned is logged,
+// with which bound:
+//
+//   - A client that stops reading: once it has made no progress for
+//     GracePeriod (5 s), the replies behind the one going out are
+//     abandoned, and requests still running too; the one going out is
+//     waited for whole, lest its line be cut (a signal stops the server).
+//     A reply goes out in parts of MinReadRate×GracePeriod bytes (5 KiB);
+//     progress is a part taken or, on Linux with standard output a pipe
+//     or a socket, less of the output left unread than at the last look
+//     (every GracePeriod/5). There the kernel takes a part long after the
+//     client has read as much (unread_linux.go), and a client reading
+//     MinReadRate (1 KiB/s) or more keeps its replies; elsewhere, one
+//     whose kernel takes a part every GracePeriod does.
+//   - A handler that never returns: a request still running RunPeriod (a
+//     minute) after the end of input is abandoned. Work slowed by a busy
+//     machine ends well within it: go-sdk spends about 0.3 s of CPU a
+//     megabyte of "<" in an echo (escaped as \u003c, then decoded again),
+//     and a line holds at most MaxLine bytes.
 
 import "time"
 
-// drain waits until every call is answered or abandoned, then ends the
-// session. While a reply is going out, a GracePeriod in which the client
-// makes no progress abandons the calls behind it; the reply itself is
-// waited for as long as the client takes, lest its line be cut (a signal
-// still ends the server). A call still running RunPeriod after the end of
-// input is abandoned.
+// drain waits until every call is answered or abandoned, by the bounds
+// above, then ends the session.
 func (c *conn) drain() {
 	select {
 	case <-c.read: // a part read before the input ended

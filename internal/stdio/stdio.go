@@ -55,7 +55,7 @@ type limits struct {
 }
 
 // Serve serves server over opts.In and opts.Out until the input has ended
-// and each request read is answered or abandoned (see the package doc),
+// and each request read is answered or abandoned (see drain.go),
 // or, at once, until a write fails, whose error it returns, or ctx is
 // done. Handlers still running are left to end with the process.
 func Serve(ctx context.Context, server *mcp.Server, opts Options) error {
