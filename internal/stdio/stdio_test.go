@@ -298,3 +298,19 @@ func TestContextDoneEndsSessions(t *testing.T) {
 		_ = receive(t, ended, "a session's end") // its error says why it ended: any will do
 	}
 }
+
+// TestLongBlankLineSkipped: a blank line longer than the input's buffer is
+// skipped whole: none of it is read as part of the next line, which is
+// neither longer for it nor refused for it.
+func TestLongBlankLineSkipped(t *testing.T) {
+	const maxLine, buffer = 1000, 64
+	next := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("x", 900) + `"}}`
+	blank := strings.Repeat(" ", 500) + "\r\n"
+	c := &conn{opts: Options{MaxLine: maxLine}, in: bufio.NewReaderSize(strings.NewReader(blank+next+"\n"+`{"id":3}`), buffer)}
+	line, err := c.readLine()
+	require.NoError(t, err, "a line of %d bytes after a blank line of %d", len(next), len(blank))
+	assert.Equal(t, next, string(line))
+	line, err = c.readLine()
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":3}`, string(line))
+}
