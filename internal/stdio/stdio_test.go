@@ -314,3 +314,32 @@ func TestLongBlankLineSkipped(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, `{"id":3}`, string(line))
 }
+
+// TestRefusalWaitsForReply: a refusal the transport writes itself waits
+// until a reply going out, part by part, is out whole: stdout carries only
+// whole lines, never one inside another.
+func TestRefusalWaitsForReply(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	out := c.out.blockedWrite(t) // its first part, held
+	c.send(`not JSON`)
+	for line := ""; !strings.HasPrefix(line, "read: not JSON"); {
+		line = receive(t, c.trace, "the line read")
+	}
+	c.out.through <- struct{}{}
+	for !strings.HasSuffix(string(out), "\n") {
+		out = append(out, c.out.next(t)...)
+	}
+	var r reply
+	require.NoError(t, json.Unmarshal(out, &r), "what went out until a newline: the reply whole, nothing else")
+	assert.Equal(t, "1", string(r.ID))
+	assert.Contains(t, string(r.Result), message)
+	c.out.release()
+	assert.Equal(t, "1", string(c.recv().ID))
+	_, code, _ := c.recvError()
+	assert.EqualValues(t, jsonrpc.CodeParseError, code, "the refusal, after the reply")
+}
