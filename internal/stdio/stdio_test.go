@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -342,4 +343,19 @@ func TestRefusalWaitsForReply(t *testing.T) {
 	assert.Equal(t, "1", string(c.recv().ID))
 	_, code, _ := c.recvError()
 	assert.EqualValues(t, jsonrpc.CodeParseError, code, "the refusal, after the reply")
+}
+
+// TestReadLoopEndsAfterClose: once a write has failed, a line read after
+// it is handed to no session, go-sdk's having ended, and the read loop
+// ends: the session leaves no goroutine blocked behind it, which the
+// bubble would find when the test ends.
+func TestReadLoopEndsAfterClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := start(t, Options{}, limits{})
+		c.out.err = io.ErrClosedPipe
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		assert.ErrorIs(t, c.served(), io.ErrClosedPipe)
+		c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) // read, after the session is over
+		synctest.Wait()
+	})
 }
