@@ -161,6 +161,29 @@ func TestBackpressure(t *testing.T) {
 	}
 }
 
+// TestCancelTooLate: a cancellation that comes once the reply is going out
+// cancels nothing: the reply, going out, still holds the end of input
+// until it is out whole.
+func TestCancelTooLate(t *testing.T) {
+	after, grace, _ := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t) // its first part, held
+	c.send(cancel(1))
+	require.NoError(t, c.in.Close())
+	next(t, grace) // the drain waits for the reply going out
+	c.out.release()
+	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	for len(c.logs) > 0 {
+		assert.NotContains(t, <-c.logs, "request cancelled", "a cancellation of a reply going out")
+	}
+}
+
 // TestReplyGoingOutAfterEnd: a reply that starts to go out after the input
 // has ended starts the grace period: a client that reads nothing of it has
 // the request behind it abandoned, and the reply goes out whole when read.
