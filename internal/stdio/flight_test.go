@@ -6,6 +6,7 @@ package stdio
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/stretchr/testify/assert"
@@ -158,4 +159,53 @@ func TestBackpressure(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCancelTooLate: a cancellation that comes once the reply is going out
+// cancels nothing: the reply, going out, still holds the end of input
+// until it is out whole.
+func TestCancelTooLate(t *testing.T) {
+	after, grace, _ := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t) // its first part, held
+	c.send(cancel(1))
+	require.NoError(t, c.in.Close())
+	next(t, grace) // the drain waits for the reply going out
+	c.out.release()
+	assert.Contains(t, string(c.recv().Result), message, "the reply, whole")
+	require.NoError(t, c.served())
+	for len(c.logs) > 0 {
+		assert.NotContains(t, <-c.logs, "request cancelled", "a cancellation of a reply going out")
+	}
+}
+
+// TestReplyGoingOutAfterEnd: a reply that starts to go out after the input
+// has ended starts the grace period: a client that reads nothing of it has
+// the request behind it abandoned, and the reply goes out whole when read.
+func TestReplyGoingOutAfterEnd(t *testing.T) {
+	after, grace, run := timers()
+	c := start(t, Options{}, limits{after: after})
+	c.send(initialize, initialized)
+	c.recv()
+	c.send(callLine(1, "hold", `{"message":"a"}`), callLine(2, "hold", `{"message":"b"}`))
+	c.heldNow()
+	c.heldNow()
+	c.out.held.Store(true)
+	require.NoError(t, c.in.Close())
+	next(t, run)           // the drain has started, and nothing goes out
+	c.unhold <- struct{}{} // one reply is computed, and goes out
+	c.out.blockedWrite(t)
+	next(t, grace) <- time.Time{}
+	line := c.logged("abandoned a request still running: the client made no progress reading the reply going out for the grace period")
+	c.out.release()
+	r := c.recv()
+	assert.Contains(t, string(r.Result), "released", "the reply that went out")
+	assert.Contains(t, line, "id="+map[string]string{"1": "2", "2": "1"}[string(r.ID)], "the other request, abandoned")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
 }

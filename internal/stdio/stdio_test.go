@@ -13,6 +13,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -297,4 +298,64 @@ func TestContextDoneEndsSessions(t *testing.T) {
 		go func() { ended <- ss.Wait() }()
 		_ = receive(t, ended, "a session's end") // its error says why it ended: any will do
 	}
+}
+
+// TestLongBlankLineSkipped: a blank line longer than the input's buffer is
+// skipped whole: none of it is read as part of the next line, which is
+// neither longer for it nor refused for it.
+func TestLongBlankLineSkipped(t *testing.T) {
+	const maxLine, buffer = 1000, 64
+	next := `{"jsonrpc":"2.0","id":2,"method":"ping","params":{"x":"` + strings.Repeat("x", 900) + `"}}`
+	blank := strings.Repeat(" ", 500) + "\r\n"
+	c := &conn{opts: Options{MaxLine: maxLine}, in: bufio.NewReaderSize(strings.NewReader(blank+next+"\n"+`{"id":3}`), buffer)}
+	line, err := c.readLine()
+	require.NoError(t, err, "a line of %d bytes after a blank line of %d", len(next), len(blank))
+	assert.Equal(t, next, string(line))
+	line, err = c.readLine()
+	require.NoError(t, err)
+	assert.Equal(t, `{"id":3}`, string(line))
+}
+
+// TestRefusalWaitsForReply: a refusal the transport writes itself waits
+// until a reply going out, part by part, is out whole: stdout carries only
+// whole lines, never one inside another.
+func TestRefusalWaitsForReply(t *testing.T) {
+	c := start(t, Options{}, limits{})
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	out := c.out.blockedWrite(t) // its first part, held
+	c.send(`not JSON`)
+	for line := ""; !strings.HasPrefix(line, "read: not JSON"); {
+		line = receive(t, c.trace, "the line read")
+	}
+	c.out.through <- struct{}{}
+	for !strings.HasSuffix(string(out), "\n") {
+		out = append(out, c.out.next(t)...)
+	}
+	var r reply
+	require.NoError(t, json.Unmarshal(out, &r), "what went out until a newline: the reply whole, nothing else")
+	assert.Equal(t, "1", string(r.ID))
+	assert.Contains(t, string(r.Result), message)
+	c.out.release()
+	assert.Equal(t, "1", string(c.recv().ID))
+	_, code, _ := c.recvError()
+	assert.EqualValues(t, jsonrpc.CodeParseError, code, "the refusal, after the reply")
+}
+
+// TestReadLoopEndsAfterClose: once a write has failed, a line read after
+// it is handed to no session, go-sdk's having ended, and the read loop
+// ends: the session leaves no goroutine blocked behind it, which the
+// bubble would find when the test ends.
+func TestReadLoopEndsAfterClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		c := start(t, Options{}, limits{})
+		c.out.err = io.ErrClosedPipe
+		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		assert.ErrorIs(t, c.served(), io.ErrClosedPipe)
+		c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) // read, after the session is over
+		synctest.Wait()
+	})
 }

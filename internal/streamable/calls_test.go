@@ -161,3 +161,28 @@ func TestUnderID(t *testing.T) {
 		assert.JSONEq(t, want, got, "underID(%s)", reply)
 	}
 }
+
+// TestReuseOutlivesCancelled: a cancelled request that ends leaves the
+// request that reused its id in flight under it: a third with the id is
+// refused as in use, and a cancellation of the id cancels the second.
+func TestReuseOutlivesCancelled(t *testing.T) {
+	t.Parallel()
+	s := start(t, nil)
+	sid := s.session(t)
+	cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}`
+	first := s.hold(t, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"hold","arguments":{"message":"first"}}}`)
+	r := do(t, http.MethodPost, s.url, cancel, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	second := s.hold(t, sid, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"wait","arguments":{}}}`)
+	close(s.unhold)
+	r = receive(t, first, "the cancelled call's answer")
+	assert.Contains(t, r.message, "request cancelled", r.body)
+	r = do(t, http.MethodPost, s.url, `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"third"}}}`,
+		"Mcp-Session-Id", sid)
+	assert.Equal(t, int64(jsonrpc.CodeInvalidRequest), r.code, "a third request with the id of the second, in flight: %s", r.body)
+	assert.Contains(t, r.message, "id 5 is in use by a request in flight")
+	r = do(t, http.MethodPost, s.url, cancel, "Mcp-Session-Id", sid)
+	assert.Equal(t, http.StatusAccepted, r.status, r.body)
+	r = receive(t, second, "the second call's answer, cancelled")
+	assert.Contains(t, r.message, "request cancelled", r.body)
+}

@@ -221,3 +221,34 @@ func TestBoundMarksServing(t *testing.T) {
 	second := receive(t, done, "the second Accept, once the listener is closed")
 	assert.ErrorIs(t, second.err, net.ErrClosed, "the connection being served was closed to make room for the second")
 }
+
+// TestConnCloseWrite: a connection Conns accepted closes its writing side
+// alone, as the TCP connection it wraps does, when net/http asks (a body
+// too large): its client, still sending, reads the refusal and then the
+// end, not a reset, and what it sends still arrives.
+func TestConnCloseWrite(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	conns := LimitConns(ln, 1)
+	defer func() { _ = conns.Close() }()
+	client, err := net.Dial("tcp", ln.Addr().String())
+	require.NoError(t, err)
+	defer func() { _ = client.Close() }()
+	nc, err := conns.Accept()
+	require.NoError(t, err)
+	defer func() { _ = nc.Close() }()
+	cw, ok := nc.(interface{ CloseWrite() error })
+	require.True(t, ok, "net/http finds no CloseWrite")
+	require.NoError(t, cw.CloseWrite())
+	require.NoError(t, client.SetDeadline(time.Now().Add(failAfter)))
+	_, err = client.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, io.EOF, "the client reads the end of what the server sends")
+	_, err = client.Write([]byte("x"))
+	require.NoError(t, err)
+	require.NoError(t, nc.SetReadDeadline(time.Now().Add(failAfter)))
+	b := make([]byte, 1)
+	_, err = nc.Read(b)
+	require.NoError(t, err, "the server still reads")
+	assert.Equal(t, "x", string(b))
+}
