@@ -41,7 +41,10 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
-		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"}, // a surrogate pair is one character
+		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"},                                                  // a surrogate pair is one character
+		{line: `{ "jsonrpc" : "2.0" ,	"id" :` + "\r\n" + ` 1 , "method" : "ping" , "params" : { } }`, method: "ping"},                    // white space around ':' is not a member's value
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-7) + `1]}}`, method: "ping"},   // 10,000 values exactly
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`[],`, maxValues/2) + `[]]}}`, method: "ping"}, // 5,007 values: an end of an array is none
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"a":1},"b":[{"a":"a"},{"a":2,"b":"a"}],` + names(20) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
@@ -79,6 +82,8 @@ func TestDecode(t *testing.T) {
 			code: -32600, id: 4.0, msg: `"message" appears twice`},
 		{line: `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + names(20) + `,"k7":1}}`, code: -32600, id: 5.0, msg: `"k7" appears twice`},
 		{line: "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{\"\xff\":1,\"\xfe\":2}}", code: -32600, id: 6.0, msg: "\"\ufffd\" appears twice"},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"` + strings.Repeat("n", 1000) + `":1,"` + strings.Repeat("n", 1000) + `":2}}`, code: -32600, id: 7.0,
+			msg: `the name "nnn`}, // quoted cut
 		{line: `{"jsonrpc":"2.0","id":8,"method":null}`, code: -32600, id: 8.0, msg: `"method" must be a string; this message has null`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
