@@ -217,17 +217,21 @@ func TestAdmit(t *testing.T) {
 		{"a number out of range beside the version, over HTTP", "tools/list", `{` + modernMeta[:len(modernMeta)-1] + `,"x":1e400}}`, "2026-07-28", true, -32602,
 			`"_meta.x" is 1e400, out of range`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
+		{"a long method cut whole characters", "a" + strings.Repeat("é", 1000), ``, "", false, -32601, `method not found: "a` + strings.Repeat("é", 99) + `…"`},
+		// A cancellation may name a 2026-07-28 request on stdio, which no
+		// initialize precedes, and carries no version of its own.
+		{"a cancellation before initialize", "notifications/cancelled", `{"requestId":1}`, "", false, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := `{"jsonrpc":"2.0","id":1,"method":` + strconv.Quote(tt.method)
-			if tt.name == "a request without an id" || tt.name == "a notification's version is not read" {
+			if tt.name == "a request without an id" || tt.name == "a notification's version is not read" || tt.name == "a cancellation before initialize" {
 				data = `{"jsonrpc":"2.0","method":` + strconv.Quote(tt.method)
 			}
 			if tt.params != "" {
 				data += `,"params":` + tt.params
 			}
-			msg, err := ms.Admit([]byte(data+"}"), tt.header, tt.method != "initialize")
+			msg, err := ms.Admit([]byte(data+"}"), tt.header, tt.method != "initialize" && tt.name != "a cancellation before initialize")
 			assert.Equal(t, tt.modern, msg.Modern, "Admit(%s %s, header %q): modern", tt.method, tt.params, tt.header)
 			if tt.code == 0 {
 				assert.NoError(t, err, "Admit(%s %s, header %q)", tt.method, tt.params, tt.header)
