@@ -322,6 +322,7 @@ func TestKeptOfInitialize(t *testing.T) {
 	assert.Contains(t, string(kept), `"sampling":{}`)
 	assert.Contains(t, string(kept), `"version":"1"`)
 	assert.NotContains(t, string(kept), "experimental")
+	assert.NotContains(t, string(kept), "_meta")
 
 	// The version go-sdk agrees to, for one asked at or past 2026-07-28,
 	// which initialize does not serve; any other as asked.
@@ -382,10 +383,12 @@ func TestMiddleware(t *testing.T) {
 // for a schema like the tools'.
 func TestArgumentsProblem(t *testing.T) {
 	schema := &jsonschema.Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]*jsonschema.Schema{
-		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}}}
+		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}, "any": {}}}
 	tests := []struct{ args, want string }{
 		{`{"expression":"1"}`, ""},
 		{`{"expression":"1","n":2}`, ""},
+		{`{"expression":"1","any":[1]}`, ""},                                          // a property of no type takes any
+		{`{"expression":"1","n":"2"}`, `argument "n" must be a number, not a string`}, // "integer" is a number
 		{``, `missing required argument "expression"`},
 		{`null`, `missing required argument "expression"`},
 		{`[1]`, `arguments must be a JSON object, such as {"name": value}, not an array`},
