@@ -41,7 +41,10 @@ func TestDecode(t *testing.T) {
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat(`[{\"`, 1000) + `"}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-2) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-10) + `1]}}`, method: "ping"},
-		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"}, // a surrogate pair is one character
+		{line: `{"jsonrpc":"2.0","id":"\ud83d\ude00","method":"ping"}`, method: "ping"},                                                  // a surrogate pair is one character
+		{line: `{ "jsonrpc" : "2.0" ,	"id" :` + "\r\n" + ` 1 , "method" : "ping" , "params" : { } }`, method: "ping"},                    // white space around ':' is not a member's value
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`1,`, maxValues-7) + `1]}}`, method: "ping"},   // 10,000 values exactly
+		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":[` + strings.Repeat(`[],`, maxValues/2) + `[]]}}`, method: "ping"}, // 5,007 values: an end of an array is none
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":{"a":1},"b":[{"a":"a"},{"a":2,"b":"a"}],` + names(20) + `}}`, method: "ping"},
 		{line: `{"jsonrpc":"2.0","id":1,"result":{}}`, response: true},
 		{line: `{"jsonrpc":"1.0","id":9,"result":{}}`, response: true}, // malformed, and still never answered
@@ -79,6 +82,8 @@ func TestDecode(t *testing.T) {
 			code: -32600, id: 4.0, msg: `"message" appears twice`},
 		{line: `{"jsonrpc":"2.0","id":5,"method":"ping","params":{` + names(20) + `,"k7":1}}`, code: -32600, id: 5.0, msg: `"k7" appears twice`},
 		{line: "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"ping\",\"params\":{\"\xff\":1,\"\xfe\":2}}", code: -32600, id: 6.0, msg: "\"\ufffd\" appears twice"},
+		{line: `{"jsonrpc":"2.0","id":7,"method":"ping","params":{"` + strings.Repeat("n", 1000) + `":1,"` + strings.Repeat("n", 1000) + `":2}}`, code: -32600, id: 7.0,
+			msg: `the name "nnn`}, // quoted cut
 		{line: `{"jsonrpc":"2.0","id":8,"method":null}`, code: -32600, id: 8.0, msg: `"method" must be a string; this message has null`},
 		{line: `{"jsonrpc":"` + strings.Repeat("x", 100_000) + `","id":1,"method":"ping"}`, code: -32600, id: 1.0, msg: `this message has "xxx`},
 		{line: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":` + nest(maxNesting-1) + `}}`, code: -32600, id: 1.0, msg: "more than 64 levels deep"},
@@ -212,17 +217,21 @@ func TestAdmit(t *testing.T) {
 		{"a number out of range beside the version, over HTTP", "tools/list", `{` + modernMeta[:len(modernMeta)-1] + `,"x":1e400}}`, "2026-07-28", true, -32602,
 			`"_meta.x" is 1e400, out of range`},
 		{"modern params checked too", "tools/call", `{"name":[],` + modernMeta + `}`, "", true, -32602, `"name" must be a string, not an array`},
+		{"a long method cut whole characters", "a" + strings.Repeat("é", 1000), ``, "", false, -32601, `method not found: "a` + strings.Repeat("é", 99) + `…"`},
+		// A cancellation may name a 2026-07-28 request on stdio, which no
+		// initialize precedes, and carries no version of its own.
+		{"a cancellation before initialize", "notifications/cancelled", `{"requestId":1}`, "", false, 0, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			data := `{"jsonrpc":"2.0","id":1,"method":` + strconv.Quote(tt.method)
-			if tt.name == "a request without an id" || tt.name == "a notification's version is not read" {
+			if tt.name == "a request without an id" || tt.name == "a notification's version is not read" || tt.name == "a cancellation before initialize" {
 				data = `{"jsonrpc":"2.0","method":` + strconv.Quote(tt.method)
 			}
 			if tt.params != "" {
 				data += `,"params":` + tt.params
 			}
-			msg, err := ms.Admit([]byte(data+"}"), tt.header, tt.method != "initialize")
+			msg, err := ms.Admit([]byte(data+"}"), tt.header, tt.method != "initialize" && tt.name != "a cancellation before initialize")
 			assert.Equal(t, tt.modern, msg.Modern, "Admit(%s %s, header %q): modern", tt.method, tt.params, tt.header)
 			if tt.code == 0 {
 				assert.NoError(t, err, "Admit(%s %s, header %q)", tt.method, tt.params, tt.header)
@@ -313,6 +322,7 @@ func TestKeptOfInitialize(t *testing.T) {
 	assert.Contains(t, string(kept), `"sampling":{}`)
 	assert.Contains(t, string(kept), `"version":"1"`)
 	assert.NotContains(t, string(kept), "experimental")
+	assert.NotContains(t, string(kept), "_meta")
 
 	// The version go-sdk agrees to, for one asked at or past 2026-07-28,
 	// which initialize does not serve; any other as asked.
@@ -373,10 +383,12 @@ func TestMiddleware(t *testing.T) {
 // for a schema like the tools'.
 func TestArgumentsProblem(t *testing.T) {
 	schema := &jsonschema.Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]*jsonschema.Schema{
-		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}}}
+		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}, "any": {}}}
 	tests := []struct{ args, want string }{
 		{`{"expression":"1"}`, ""},
 		{`{"expression":"1","n":2}`, ""},
+		{`{"expression":"1","any":[1]}`, ""},                                          // a property of no type takes any
+		{`{"expression":"1","n":"2"}`, `argument "n" must be a number, not a string`}, // "integer" is a number
 		{``, `missing required argument "expression"`},
 		{`null`, `missing required argument "expression"`},
 		{`[1]`, `arguments must be a JSON object, such as {"name": value}, not an array`},
