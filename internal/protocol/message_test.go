@@ -1,19 +1,16 @@
 package protocol
 
+// The tests of message.go and json.go: a message read, its JSON-level
+// checks, and its admission.
+
 import (
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"log/slog"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -150,26 +147,6 @@ func names(n int) string {
 	return strings.Join(members, ",")
 }
 
-// TestEncode: an error reply with no id carries "id": null (JSON-RPC 2.0 §5).
-func TestEncode(t *testing.T) {
-	data, err := Encode(&jsonrpc.Response{Error: Errorf(-32700, "no")})
-	require.NoError(t, err)
-	assert.Equal(t, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"no"}}`, string(data))
-}
-
-func TestServed(t *testing.T) {
-	tools := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
-	var served []string
-	for name, ok := range tools {
-		if ok {
-			served = append(served, name)
-		}
-	}
-	assert.ElementsMatch(t, []string{"initialize", "ping", "server/discover", "notifications/initialized",
-		"notifications/cancelled", "tools/list", "tools/call"}, served)
-	assert.True(t, Served(&mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}})["resources/read"])
-}
-
 // TestAdmit is a table of requests, and the era Admit puts each in, or the
 // code and message it refuses each with.
 func TestAdmit(t *testing.T) {
@@ -259,237 +236,8 @@ func TestAdmit(t *testing.T) {
 	assert.Less(t, len(r.Err.Data)+len(r.Err.Message), 4*MaxQuote)
 }
 
-// TestRefusalsInert: each refusal that quotes a client's text quotes it
-// inert, as Inert does, whether the text came escaped in JSON (ESC, BEL as
-// \u001b, \u0007) or raw (U+009B, U+202E, as UTF-8): the method of a
-// modern request without its version, an id in use, and the "id",
-// "jsonrpc" and "method" members refused.
-func TestRefusalsInert(t *testing.T) {
-	const hostile = `\u001b[2J\u0007` + "\u009b31m\u202e" // JSON text: two escaped, two raw
-	ms := Served(&mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}})
-	var escaped string
-	require.NoError(t, json.Unmarshal([]byte(`"`+hostile+`"`), &escaped))
-	id, err := jsonrpc.MakeID(escaped)
-	require.NoError(t, err)
-	messages := map[string]string{"id in use": InUse(id).Message}
-	for name, line := range map[string]string{
-		"params must carry the version": `{"jsonrpc":"2.0","id":1,"method":"` + hostile + `","params":{}}`,
-		"id not UTF-8":                  `{"jsonrpc":"2.0","id":"` + "\xff" + hostile + `","method":"ping"}`,
-		"id a lone surrogate":           `{"jsonrpc":"2.0","id":"\ud800` + hostile + `","method":"ping"}`,
-		"id an object":                  `{"jsonrpc":"2.0","id":{"x":"` + hostile + `"},"method":"ping"}`,
-		"jsonrpc":                       `{"jsonrpc":"` + hostile + `","id":1,"method":"ping"}`,
-		"method":                        `{"jsonrpc":"2.0","id":1,"method":["` + hostile + `"]}`,
-	} {
-		_, err := ms.Admit([]byte(line), "2026-07-28", false)
-		var r *Refusal
-		require.ErrorAs(t, err, &r, "Admit(%s)", line)
-		messages[name] = r.Err.Message
-	}
-	for name, msg := range messages {
-		for _, r := range msg {
-			assert.True(t, unicode.IsGraphic(r), "%s: %q holds %U, which a terminal acts on", name, msg, r)
-		}
-	}
-}
-
-// TestKeptOfInitialize: a session keeps the version, the capabilities of
-// the specification and the client's name, not the rest.
-// TestInert: what a client sent, quoted back, shows as text: controls,
-// C1 and bidirectional overrides escaped, spaces of every kind kept; and
-// -32022's data says the version requested so too.
-func TestInert(t *testing.T) {
-	assert.Equal(t, `a\x1b[2J\u009b31m\u202eb\u2028 `+"\u00a0c", Inert("a\x1b[2J\u009b31m\u202eb\u2028 \u00a0c"))
-	assert.Equal(t, "a b\u00a0c", Inert("a b\u00a0c"), "spaces are graphic")
-	assert.LessOrEqual(t, len(Inert(strings.Repeat("\x1b", 1000))), MaxQuote+len("…"))
-
-	var e *jsonrpc.Error
-	require.ErrorAs(t, unsupported("\u202e\u009b2J"), &e)
-	var data mcp.UnsupportedProtocolVersionData
-	require.NoError(t, json.Unmarshal(e.Data, &data))
-	assert.Equal(t, `\u202e\u009b2J`, data.Requested)
-	assert.Contains(t, e.Message, `\u202e\u009b2J`)
-}
-
-func TestKeptOfInitialize(t *testing.T) {
-	params := `{"protocolVersion":"2025-11-25` + strings.Repeat("v", 1<<20) + `","_meta":{"x":1},"capabilities":{"roots":{"listChanged":true},"sampling":{},` +
-		`"experimental":{"big":"` + strings.Repeat("x", 1<<20) + `"}},"clientInfo":{"name":"` + strings.Repeat("n", 1000) + `","version":"1","icons":[{"src":"a"}]}}`
-	msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":`+params+`}`), "", false)
-	require.NoError(t, err)
-	kept := msg.Request.Params
-	assert.Less(t, len(kept), 1000)
-	assert.Contains(t, string(kept), `"protocolVersion":"2025-11-25vvv`, "the version, cut")
-	assert.Contains(t, string(kept), `"roots":{"listChanged":true}`)
-	assert.Contains(t, string(kept), `"sampling":{}`)
-	assert.Contains(t, string(kept), `"version":"1"`)
-	assert.NotContains(t, string(kept), "experimental")
-	assert.NotContains(t, string(kept), "_meta")
-
-	// The version go-sdk agrees to, for one asked at or past 2026-07-28,
-	// which initialize does not serve; any other as asked.
-	for asked, want := range map[string]string{"2026-07-28": "2025-11-25", "2099-01-01": "2025-11-25", "2020-01-01": "2020-01-01", "2025-06-18": "2025-06-18"} {
-		msg, err := Served(nil).Admit([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+asked+`"}}`), "", false)
-		require.NoError(t, err)
-		var p mcp.InitializeParams
-		require.NoError(t, json.Unmarshal(msg.Request.Params, &p))
-		assert.Equal(t, want, p.ProtocolVersion, "initialize asking %s: the version kept", asked)
-	}
-}
-
-// TestMiddleware: a panic is -32603 with the stack logged; an error without
-// a code of the specifications gets -32603; a long message is cut.
-func TestMiddleware(t *testing.T) {
-	var logs strings.Builder
-	mw := Middleware(slog.New(slog.NewTextHandler(&logs, nil)))
-	handle := func(err error, panics bool) (mcp.Result, error) {
-		method := "tools/call"
-		if strings.Contains(err.Error(), "invalid params") {
-			method = "tools/list"
-		}
-		return mw(func(context.Context, string, mcp.Request) (mcp.Result, error) {
-			if panics {
-				panic("something went wrong")
-			}
-			return nil, err
-		})(context.Background(), method, &mcp.ListToolsRequest{Params: &mcp.ListToolsParams{}})
-	}
-	tests := []struct {
-		err    error
-		panics bool
-		code   int64
-		msg    string
-	}{
-		{errors.New("a panic"), true, -32603, "internal error"},
-		{errors.New("no code"), false, -32603, "no code"},
-		{&jsonrpc.Error{Code: 0, Message: "zero"}, false, -32603, "zero"},
-		{&jsonrpc.Error{Code: -32001, Message: "an implementation's own"}, false, -32603, "an implementation's own"},
-		{&jsonrpc.Error{Code: -32022, Message: "version"}, false, -32022, "version"},
-		{errors.New(strings.Repeat("x", 100_000)), false, -32603, strings.Repeat("x", 200) + "…"},
-		{&jsonrpc.Error{Code: -32602, Message: `unknown tool "` + strings.Repeat("x", 100_000) + `"`}, false, -32602, `unknown tool "xxx`},
-		{&jsonrpc.Error{Code: -32602, Message: "invalid params"}, false, -32602, "the cursor is not one this server gave"},
-	}
-	for _, tt := range tests {
-		_, err := handle(tt.err, tt.panics)
-		var e *jsonrpc.Error
-		require.ErrorAs(t, err, &e, "%v", tt.err)
-		assert.Equal(t, tt.code, e.Code, "%.100v", tt.err)
-		assert.Contains(t, e.Message, tt.msg, "%.100v", tt.err)
-		assert.LessOrEqual(t, len(e.Message), MaxQuote+len("…"), "%.100v: a message as long as its input", tt.err)
-	}
-	assert.Contains(t, logs.String(), "something went wrong")
-	assert.Contains(t, logs.String(), "goroutine", "the stack is logged")
-}
-
-// TestArgumentsProblem is a table of arguments and what is said of them
-// for a schema like the tools'.
-func TestArgumentsProblem(t *testing.T) {
-	schema := &jsonschema.Schema{Type: "object", Required: []string{"expression"}, Properties: map[string]*jsonschema.Schema{
-		"expression": {Type: "string"}, "format": {Type: "string", Enum: []any{"iso8601", "unix"}}, "n": {Type: "integer"}, "any": {}}}
-	tests := []struct{ args, want string }{
-		{`{"expression":"1"}`, ""},
-		{`{"expression":"1","n":2}`, ""},
-		{`{"expression":"1","any":[1]}`, ""},                                          // a property of no type takes any
-		{`{"expression":"1","n":"2"}`, `argument "n" must be a number, not a string`}, // "integer" is a number
-		{``, `missing required argument "expression"`},
-		{`null`, `missing required argument "expression"`},
-		{`[1]`, `arguments must be a JSON object, such as {"name": value}, not an array`},
-		{`{"expression":null}`, `argument "expression" must be a string, not null`},
-		{`{"expression":[1]}`, `argument "expression" must be a string, not an array`},
-		{`{"expression":"1","format":"rfc822"}`, `argument "format" is "rfc822"; it must be one of ["iso8601" "unix"]`},
-		{`{"expression":"1","format":"` + strings.Repeat("x", 1000) + `"}`, `argument "format" is "xxxxxxxx`},
-		{`{"expression":"1","volume":11,"zone":1}`, `unknown argument "volume", "zone"; use only the arguments in the tool's inputSchema`},
-	}
-	for _, tt := range tests {
-		got := argumentsProblem(schema, json.RawMessage(tt.args))
-		if tt.want == "" {
-			assert.Empty(t, got, "argumentsProblem(%s)", tt.args)
-			continue
-		}
-		assert.Contains(t, got, tt.want, "argumentsProblem(%.80s)", tt.args)
-		assert.Less(t, len(got), 2*MaxQuote, "argumentsProblem(%.80s)", tt.args)
-	}
-}
-
-// TestWithoutHostArguments is a table of arguments, and what is left of
-// them for a tool whose inputSchema does not declare HostArguments, and
-// for one that does.
-func TestWithoutHostArguments(t *testing.T) {
-	schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
-	declares := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-		"message": {Type: "string"}, "wait_for_previous": {Type: "boolean"}}}
-	tests := []struct{ args, want string }{
-		{`{"message":"hi"}`, `{"message":"hi"}`},
-		{`{"message":"hi","wait_for_previous":true}`, `{"message":"hi"}`},
-		{`{"message":"hi","wait\u005ffor_previous":true}`, `{"message":"hi"}`}, // names compare unescaped
-		{`{"message":"wait_for_previous"}`, `{"message":"wait_for_previous"}`},
-		{`{"message":"\n"}`, `{"message":"\n"}`},
-		{`[1]`, `[1]`},
-	}
-	for _, tt := range tests {
-		got := withoutHostArguments(schema, json.RawMessage(tt.args))
-		assert.JSONEq(t, tt.want, string(got), "withoutHostArguments(%s)", tt.args)
-		got = withoutHostArguments(declares, json.RawMessage(tt.args))
-		assert.JSONEq(t, tt.args, string(got), "withoutHostArguments(%s) for a tool that declares them", tt.args)
-	}
-}
-
 // failAfter bounds every wait below; it ends one only when a test fails.
 const failAfter = 10 * time.Second
-
-// await fails the test unless ch is closed within failAfter.
-func await(t *testing.T, ch <-chan struct{}, what string) {
-	t.Helper()
-	select {
-	case <-ch:
-	case <-time.After(failAfter):
-		t.Fatalf("%s did not happen within %v", what, failAfter)
-	}
-}
-
-// TestSchemasOutliveFirstCall: the tools' inputSchemas, read once at the
-// first call, are read under a context the call's cancellation cannot
-// end: a first call cancelled while they are read leaves them to the calls
-// after it, which set a host's argument aside from them.
-func TestSchemasOutliveFirstCall(t *testing.T) {
-	listing, listed := make(chan struct{}), make(chan struct{})
-	var reached json.RawMessage // the arguments the last call reached the tool with
-	next := func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/list" {
-			reached = req.(*mcp.CallToolRequest).Params.Arguments
-			return &mcp.CallToolResult{}, nil
-		}
-		close(listing) // tools/list is called once
-		// On the first call's goroutine, where t.Fatal must not be called:
-		select {
-		case <-listed:
-		case <-time.After(failAfter):
-			t.Error("the first call was not cancelled")
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err() // as go-sdk's handler would
-		}
-		schema := &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{"message": {Type: "string"}}}
-		return &mcp.ListToolsResult{Tools: []*mcp.Tool{{Name: "echo", InputSchema: schema}}}, nil
-	}
-	handle := Middleware(slog.New(slog.DiscardHandler))(next)
-	call := func(ctx context.Context) {
-		args := json.RawMessage(`{"message":"hi","wait_for_previous":true}`)
-		_, err := handle(ctx, "tools/call", &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: "echo", Arguments: args}})
-		assert.NoError(t, err)
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	first := make(chan struct{})
-	go func() {
-		defer close(first)
-		call(ctx)
-	}()
-	await(t, listing, "the first call's read of the schemas")
-	cancel()
-	close(listed)
-	await(t, first, "the first call's return")
-	call(context.Background())
-	assert.JSONEq(t, `{"message":"hi"}`, string(reached), "the second call reached the tool with a host's argument: it had no schema")
-}
 
 // TestHandshake: a 2025 session sends initialize once, first; ping may
 // come before it (MCP 2025-11-25, "Lifecycle").
@@ -518,29 +266,5 @@ func TestHandshake(t *testing.T) {
 		assert.EqualValues(t, jsonrpc.CodeInvalidRequest, e.Code, "Handshake(%.40q, %v)", tt.method, tt.initialized)
 		assert.Contains(t, e.Message, tt.msg, "Handshake(%.40q, %v)", tt.method, tt.initialized)
 		assert.Less(t, len(e.Message), 3*MaxQuote, "Handshake(%.40q, %v) quotes too much", tt.method, tt.initialized)
-	}
-}
-
-// TestCutLogValue: a log line quotes at most MaxQuote bytes of each
-// string, but a panic's stack, whole.
-func TestCutLogValue(t *testing.T) {
-	var logs strings.Builder
-	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{ReplaceAttr: CutLogValue}))
-	long := strings.Repeat("x", 100_000)
-	logger.Info("m", "tool", long, "stack", long, "n", 7)
-	assert.Contains(t, logs.String(), "tool="+strings.Repeat("x", MaxQuote)+"… ")
-	assert.Contains(t, logs.String(), "stack="+long+" ")
-	assert.Contains(t, logs.String(), "n=7")
-}
-
-// TestLimitsPage: docs/limits.md states this package's limits as they are.
-func TestLimitsPage(t *testing.T) {
-	page, err := os.ReadFile("../../docs/limits.md")
-	require.NoError(t, err)
-	for _, want := range []string{
-		fmt.Sprintf("arrays and objects %d levels deep", maxNesting),
-		fmt.Sprintf("%d,%03d JSON values in a message", maxValues/1000, maxValues%1000),
-	} {
-		assert.Contains(t, string(page), want)
 	}
 }
