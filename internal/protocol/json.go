@@ -94,7 +94,7 @@ func (s *scan) read(data []byte, opts ...jsontext.Options) error {
 			}
 		case depth == 1 && name:
 			member, start = s.member(tok.String()), d.InputOffset()
-		case depth == 1 && member != nil && k != '{' && k != '[':
+		case depth == 1 && member != nil:
 			*member = bytes.TrimLeft(data[start:d.InputOffset()], " \t\r\n:")
 			member = nil
 		}
