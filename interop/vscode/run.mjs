@@ -136,7 +136,9 @@ function wrapper(name, tapArgs) {
   return file;
 }
 
-// The extension, packed once by vsce.
+// The extension, packed once by vsce, and its id (publisher.name).
+const manifest = JSON.parse(readFileSync(join(here, "extension", "package.json"), "utf8"));
+const extensionId = `${manifest.publisher}.${manifest.name}`;
 const vsix = join(work, "check.vsix");
 {
   const r = await run(join(here, "node_modules", ".bin", "vsce"), ["package", "--allow-missing-repository", "--skip-license", "--no-dependencies", "-o", vsix], {
@@ -181,13 +183,16 @@ async function session(name, folder, job, { trust = false, shotFile } = {}) {
 
   const reported = listen();
   const jobFile = join(home, "job.json");
-  writeFileSync(jobFile, JSON.stringify({ ...job, report: await reported.url }));
+  // The extension waits for VS Code to hold each server the folder's
+  // mcp.json defines before it starts any (extension.js says why).
+  const defined = Object.keys(JSON.parse(readFileSync(join(folder, ".vscode", "mcp.json"), "utf8")).servers);
+  writeFileSync(jobFile, JSON.stringify({ ...job, defined, report: await reported.url }));
   const e = env(home, jobFile);
   const common = ["--config", config, "--user-data-dir", data, "--extensions-dir", extensions];
   const installed = await run(join(node24, "node"), [codeServer, ...common, "--install-extension", vsix], { env: e, timeout: 120_000 });
   if (installed.status !== 0) throw new Error(`code-server --install-extension: ${installed.stderr.trim() || installed.stdout.trim()}`);
 
-  const flags = ["--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", ...(trust ? [] : ["--disable-workspace-trust"])];
+  const flags = ["--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", "--enable-proposed-api", extensionId, ...(trust ? [] : ["--disable-workspace-trust"])];
   const vscode = spawn(join(node24, "node"), [codeServer, ...common, ...flags, folder], { env: e, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let browser;
   try {
@@ -201,7 +206,7 @@ async function session(name, folder, job, { trust = false, shotFile } = {}) {
     });
     const page = await browser.newPage();
     await page.goto(`${url}?folder=${encodeURIComponent(folder)}`, { waitUntil: "domcontentloaded", timeout: 120_000 });
-    const seen = trust ? await acceptTrust(page) : undefined;
+    const seen = trust ? await acceptTrust(page, reported.body) : undefined;
     const report = await within(reported.body, Number(process.env.MCP_HELLO_TOOLS_VSCODE_WAIT ?? 300_000), `${name}: no report from the extension in time`).catch(async (err) => {
       await page.screenshot({ path: join(home, "no-report.png") });
       throw new Error(`${err.message}; the window says: ${(await page.evaluate(() => document.body.innerText)).slice(-1500)}`);
@@ -218,16 +223,28 @@ async function session(name, folder, job, { trust = false, shotFile } = {}) {
 // acceptTrust answers VS Code's workspace trust as a user does: it checks
 // that the window opened in Restricted Mode, waits for the dialog Start
 // Server raises for a server the workspace defines, and clicks "Trust
-// Folder & Continue". It returns the dialog's words.
-async function acceptTrust(page) {
+// Folder & Continue". It returns the dialog's words. A report from the
+// extension before any dialog means Start Server asked nothing: that
+// fails at once, with what the extension saw.
+async function acceptTrust(page, report) {
   const restricted = await page
     .waitForFunction(() => document.body.innerText.includes("Restricted Mode"), { polling: "mutation", timeout: 180_000 })
     .then(() => true, () => false);
-  const dialog = await page.waitForSelector(".monaco-dialog-box", { timeout: 180_000 }).catch(async (err) => {
-    const file = join(work, "no-trust-dialog.png");
-    await page.screenshot({ path: file });
-    throw new Error(`no trust dialog (${err.message}); the window says: ${(await page.evaluate(() => document.body.innerText)).slice(0, 1500)}`);
+  const early = report.then(
+    (r) => ({ early: r }),
+    () => new Promise(() => {}),
+  );
+  const noDialog = async (why) => {
+    await page.screenshot({ path: join(work, "no-trust-dialog.png") });
+    return new Error(`no trust dialog (${why}); the window says: ${(await page.evaluate(() => document.body.innerText)).slice(-1500)}`);
+  };
+  const dialog = await Promise.race([page.waitForSelector(".monaco-dialog-box", { timeout: 180_000 }), early]).catch(async (err) => {
+    throw await noDialog(err.message);
   });
+  if (dialog.early) {
+    const r = dialog.early;
+    throw await noDialog(`the extension reported first: definitions ${JSON.stringify(r.definitions)}, tools ${JSON.stringify((r.tools ?? []).map((t) => t.name))}${r.error ? `, error ${r.error}` : ""}`);
+  }
   const words = await dialog.evaluate((d) => d.innerText);
   console.log(`== workspace trust: Restricted Mode ${restricted ? "shown" : "not seen"}; the dialog asks: ${JSON.stringify(words.slice(0, 120))}…`);
   const buttons = await dialog.$$(".monaco-button");

@@ -8,14 +8,23 @@
 // LanguageModelToolResult a call returns is what Copilot Chat hands its
 // model.
 //
+// It starts nothing before VS Code holds a definition of each server the
+// job names in defined: at onStartupFinished VS Code may not have read
+// .vscode/mcp.json yet, and Start Server with no definition starts nothing
+// and asks nothing (seen in CI on a busy machine). VS Code says so through
+// vscode.lm.mcpServerDefinitions and its change event, a proposed API
+// ("mcpServerDefinitions" in package.json; run.mjs starts code-server with
+// --enable-proposed-api for this extension).
+//
 // The job is the JSON file that MCP_HELLO_TOOLS_VSCODE_JOB names (VS Code
 // passes its environment to the extension host): {report, servers, calls,
-// times}. report is the harness's URL on 127.0.0.1; servers, the VS Code
+// times, defined}. report is the harness's URL on 127.0.0.1; servers, the VS Code
 // definition ids of the servers to start ("*": all); calls lists {label,
 // server, tool, arguments}, server the key in mcp.json; times, {rounds,
 // servers}: how often to stop and start each of those servers alone, timing
 // each start until its tools are live; show, the id of a server whose
-// mcp.json entry and output to show. Without the variable the extension
+// mcp.json entry and output to show; defined, the keys of the workspace's
+// mcp.json, each a definition's label. Without the variable the extension
 // does nothing.
 
 const vscode = require("vscode");
@@ -47,8 +56,24 @@ async function start(servers) {
   return performance.now() - t0;
 }
 
+// defined resolves once VS Code holds a server definition labelled with
+// each of labels, and returns the labels it holds.
+function defined(labels) {
+  const held = () => vscode.lm.mcpServerDefinitions.map((d) => d.label);
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!labels.every((l) => held().includes(l))) return;
+      changed.dispose();
+      resolve(held());
+    };
+    const changed = vscode.lm.onDidChangeMcpServerDefinitions(check);
+    check();
+  });
+}
+
 async function run(job) {
-  const report = { started: await start(job.servers ?? ["*"]), results: {}, times: {} };
+  const definitions = await defined(job.defined ?? []);
+  const report = { definitions, started: await start(job.servers ?? ["*"]), results: {}, times: {} };
   report.tools = vscode.lm.tools.filter((t) => t.tags.includes("mcp")).map((t) => JSON.parse(JSON.stringify(t)));
   for (const call of job.calls ?? []) {
     report.results[call.label] = await invoke(call);
