@@ -162,13 +162,7 @@ func TestDrainWaitsAnew(t *testing.T) {
 func TestStoppedReader(t *testing.T) {
 	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", 4096)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
-	c.out.blockedWrite(t)                    // one reply goes out, held
-	c.logged("a reply waits for the output") // the other is computed, behind it
+	message := c.holdTwoReplies(t, 4096)
 	require.NoError(t, c.in.Close())
 	next(t, grace) <- time.Time{}
 	c.logged("abandoned a reply: the client made no progress reading the reply going out for the grace period")
@@ -223,13 +217,7 @@ func TestLastLook(t *testing.T) {
 	unread.Store(1000)
 	counted := func(io.Writer) func() (int, bool) { return func() (int, bool) { return int(unread.Load()), true } }
 	c := start(t, Options{}, limits{after: after, unreadOf: counted})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", 4096)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
-	c.out.blockedWrite(t)                    // one reply goes out, held
-	c.logged("a reply waits for the output") // the other is computed, behind it
+	c.holdTwoReplies(t, 4096)
 	require.NoError(t, c.in.Close())
 	stall := next(t, grace)
 	next(t, looks) <- time.Time{} // 1000 bytes unread
@@ -250,12 +238,7 @@ func TestLastLook(t *testing.T) {
 func TestRunPeriodSparesReplies(t *testing.T) {
 	after, _, run := timers()
 	c := start(t, Options{}, limits{after: after})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	c.send(callLine(1, "echo", `{"message":"a"}`), callLine(2, "echo", `{"message":"b"}`))
-	c.out.blockedWrite(t)                    // one reply goes out, held
-	c.logged("a reply waits for the output") // the other is computed, behind it
+	c.holdTwoReplies(t, 1)
 	require.NoError(t, c.in.Close())
 	next(t, run) <- time.Time{}
 	c.logged("the run period after the end of input is over")
@@ -344,4 +327,19 @@ func pacedRead(r io.Reader, n int, period time.Duration, lines chan<- string) {
 			}
 		}
 	}
+}
+
+// holdTwoReplies has the client shake hands, then ask for two echoes of a
+// message of size bytes and read nothing: one reply goes out and is held
+// in the write, the other is computed and waits behind it. It returns the
+// message.
+func (c *client) holdTwoReplies(t *testing.T, size int) string {
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", size)
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
+	return message
 }
