@@ -348,12 +348,18 @@ func TestRefusalWaitsForReply(t *testing.T) {
 // TestReadLoopEndsAfterClose: once a write has failed, a line read after
 // it is handed to no session, go-sdk's having ended, and the read loop
 // ends: the session leaves no goroutine blocked behind it, which the
-// bubble would find when the test ends.
+// bubble would find when the test ends. The write fails only once the read
+// loop waits for the next line: had it failed first, the loop would end
+// without reading another (CI saw that once, in .ci/exercises).
 func TestReadLoopEndsAfterClose(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := start(t, Options{}, limits{})
 		c.out.err = io.ErrClosedPipe
+		c.out.held.Store(true)
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+		c.out.blockedWrite(t)       // the reply is going out
+		synctest.Wait()             // and the read loop waits for a line
+		c.out.through <- struct{}{} // the write fails
 		assert.ErrorIs(t, c.served(), io.ErrClosedPipe)
 		c.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`) // read, after the session is over
 		synctest.Wait()
