@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
 )
 
 // get asks the service for q with the key given, and returns the status and
@@ -48,4 +51,37 @@ func TestServiceRefusesOtherKeys(t *testing.T) {
 			t.Errorf("key %q: got %d %q, want 401 and no answer", key, status, body)
 		}
 	}
+}
+
+// TestServiceStopsWhenCut: each piece goes out as it is written (flushed);
+// a request cut (the host cancelled the call, and lookup's request with
+// it) gets no more pieces, and its handler returns
+// at once rather than after its pauses. In a bubble of virtual time, the
+// handler's pause would be durably blocked, and synctest.Wait would return
+// with it unfinished.
+func TestServiceStopsWhenCut(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		req := httptest.NewRequestWithContext(ctx, http.MethodGet, "/lookup?q=strawberry", nil)
+		req.Header.Set("Authorization", "Bearer sk-test")
+		w := httptest.NewRecorder()
+		done := make(chan struct{})
+		go func() {
+			handler("sk-test", time.Hour).ServeHTTP(w, req)
+			close(done)
+		}()
+		synctest.Wait()
+		select {
+		case <-done:
+		default:
+			t.Fatal("the handler goes on with a request cut")
+		}
+		if got, first := w.Body.String(), answer("strawberry")[0]; got != first {
+			t.Fatalf("a request cut got %q, want only the first piece %q", got, first)
+		}
+		if !w.Flushed {
+			t.Fatal("the first piece was not flushed: lookup would read the answer only whole, with no progress before")
+		}
+	})
 }
