@@ -233,6 +233,30 @@ func TestLastLook(t *testing.T) {
 	}
 }
 
+// TestGrowingCountNoProgress: a count of unread bytes that has grown since
+// the last look (the kernel took more of the reply going out, and the
+// client read none) is no progress: when the grace period runs out, the
+// reply behind is abandoned.
+func TestGrowingCountNoProgress(t *testing.T) {
+	after, grace, _, looks := lookingTimers()
+	var unread atomic.Int64
+	unread.Store(1000)
+	counted := func(io.Writer) func() (int, bool) { return func() (int, bool) { return int(unread.Load()), true } }
+	c := start(t, Options{}, limits{after: after, unreadOf: counted})
+	message := c.holdTwoReplies(t, 4096)
+	require.NoError(t, c.in.Close())
+	stall := next(t, grace)
+	next(t, looks) <- time.Time{} // 1000 bytes unread
+	next(t, looks)                // the look is taken: the next is due
+	unread.Store(1500)            // the kernel took more; the client read nothing
+	stall <- time.Time{}
+	c.logged("abandoned a reply: the client made no progress reading the reply going out for the grace period")
+	c.out.release()
+	assert.Contains(t, string(c.recv().Result), message, "the reply going out, whole")
+	require.NoError(t, c.served())
+	assert.Empty(t, c.out.lines, "no reply to the request abandoned")
+}
+
 // TestRunPeriodSparesReplies: the run period abandons requests still
 // running, not replies computed and waiting for the client to read.
 func TestRunPeriodSparesReplies(t *testing.T) {
