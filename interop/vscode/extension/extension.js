@@ -10,8 +10,9 @@
 //
 // It starts nothing before VS Code holds a definition of each server the
 // job names in defined: at onStartupFinished VS Code may not have read
-// .vscode/mcp.json yet, and Start Server with no definition starts nothing
-// and asks nothing (seen in CI on a busy machine). VS Code says so through
+// .vscode/mcp.json yet, and Start Server starts only the servers VS Code
+// holds, asking nothing for those it has yet to read (the likeliest cause
+// of a CI run on a busy machine where no trust dialog came). VS Code says so through
 // vscode.lm.mcpServerDefinitions and its change event, a proposed API
 // ("mcpServerDefinitions" in package.json; run.mjs starts code-server with
 // --enable-proposed-api for this extension).
