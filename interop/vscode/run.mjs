@@ -136,9 +136,7 @@ function wrapper(name, tapArgs) {
   return file;
 }
 
-// The extension, packed once by vsce, and its id (publisher.name).
-const manifest = JSON.parse(readFileSync(join(here, "extension", "package.json"), "utf8"));
-const extensionId = `${manifest.publisher}.${manifest.name}`;
+// The extension, packed once by vsce.
 const vsix = join(work, "check.vsix");
 {
   const r = await run(join(here, "node_modules", ".bin", "vsce"), ["package", "--allow-missing-repository", "--skip-license", "--no-dependencies", "-o", vsix], {
@@ -183,16 +181,16 @@ async function session(name, folder, job, { trust = false, shotFile } = {}) {
 
   const reported = listen();
   const jobFile = join(home, "job.json");
-  // The extension waits for VS Code to hold each server the folder's
-  // mcp.json defines before it starts any (extension.js says why).
-  const defined = Object.keys(JSON.parse(readFileSync(join(folder, ".vscode", "mcp.json"), "utf8")).servers);
-  writeFileSync(jobFile, JSON.stringify({ ...job, defined, report: await reported.url }));
+  // A start of every server waits for the tools of each the folder's
+  // mcp.json defines (extension.js says why).
+  const keys = Object.keys(JSON.parse(readFileSync(join(folder, ".vscode", "mcp.json"), "utf8")).servers);
+  writeFileSync(jobFile, JSON.stringify({ ...job, keys, report: await reported.url }));
   const e = env(home, jobFile);
   const common = ["--config", config, "--user-data-dir", data, "--extensions-dir", extensions];
   const installed = await run(join(node24, "node"), [codeServer, ...common, "--install-extension", vsix], { env: e, timeout: 120_000 });
   if (installed.status !== 0) throw new Error(`code-server --install-extension: ${installed.stderr.trim() || installed.stdout.trim()}`);
 
-  const flags = ["--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", "--enable-proposed-api", extensionId, ...(trust ? [] : ["--disable-workspace-trust"])];
+  const flags = ["--disable-telemetry", "--disable-update-check", "--disable-getting-started-override", ...(trust ? [] : ["--disable-workspace-trust"])];
   const vscode = spawn(join(node24, "node"), [codeServer, ...common, ...flags, folder], { env: e, detached: true, stdio: ["ignore", "pipe", "pipe"] });
   let browser;
   try {
@@ -212,6 +210,7 @@ async function session(name, folder, job, { trust = false, shotFile } = {}) {
       throw new Error(`${err.message}; the window says: ${(await page.evaluate(() => document.body.innerText)).slice(-1500)}`);
     });
     if (report.error) throw new Error(`${name}: the extension failed: ${report.error}`);
+    if (report.started.tries > 1) console.log(`== ${name}: Start Server ran ${report.started.tries} times before VS Code had made each server (extension.js says why)`);
     if (shotFile) console.log(`== screenshot: ${shotFile}, ${(await screenshot(page, shotFile)) ? "the tools counted above the server's entry" : "VS Code showed no count of tools above the server's entry in 60 s"}`);
     return { ...report, trust: seen, home };
   } finally {
@@ -243,7 +242,7 @@ async function acceptTrust(page, report) {
   });
   if (dialog.early) {
     const r = dialog.early;
-    throw await noDialog(`the extension reported first: definitions ${JSON.stringify(r.definitions)}, tools ${JSON.stringify((r.tools ?? []).map((t) => t.name))}${r.error ? `, error ${r.error}` : ""}`);
+    throw await noDialog(`the extension reported first: after ${r.started?.tries} tries, tools ${JSON.stringify((r.tools ?? []).map((t) => t.name))}${r.error ? `, error ${r.error}` : ""}`);
   }
   const words = await dialog.evaluate((d) => d.innerText);
   console.log(`== workspace trust: Restricted Mode ${restricted ? "shown" : "not seen"}; the dialog asks: ${JSON.stringify(words.slice(0, 120))}…`);

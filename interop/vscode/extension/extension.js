@@ -8,25 +8,25 @@
 // LanguageModelToolResult a call returns is what Copilot Chat hands its
 // model.
 //
-// It starts nothing before VS Code holds a definition of each server the
-// job names in defined: at onStartupFinished VS Code may not have read
-// .vscode/mcp.json yet, and Start Server starts only the servers VS Code
-// holds, asking nothing for those it has yet to read (the likeliest cause
-// of a CI run on a busy machine where no trust dialog came). VS Code says so through
-// vscode.lm.mcpServerDefinitions and its change event, a proposed API
-// ("mcpServerDefinitions" in package.json; run.mjs starts code-server with
-// --enable-proposed-api for this extension).
+// Start Server starts the servers VS Code has made when it runs, and asks
+// nothing for the others. VS Code makes them from .vscode/mcp.json on
+// timers of its own (it reads the file, then makes its servers 500 ms
+// after any change) and tells an extension nothing when it has: at
+// onStartupFinished on a busy machine it may not have yet (CI, twice: no
+// trust dialog came; an HTTP server was never asked for anything). So the
+// extension runs Start Server again, VS Code's 500 ms apart, until each
+// server it starts has tools, and reports how many tries it took.
 //
 // The job is the JSON file that MCP_HELLO_TOOLS_VSCODE_JOB names (VS Code
 // passes its environment to the extension host): {report, servers, calls,
-// times, defined}. report is the harness's URL on 127.0.0.1; servers, the VS Code
+// times, show, keys}. report is the harness's URL on 127.0.0.1; servers, the VS Code
 // definition ids of the servers to start ("*": all); calls lists {label,
 // server, tool, arguments}, server the key in mcp.json; times, {rounds,
 // servers}: how often to stop and start each of those servers alone, timing
 // each start until its tools are live; show, the id of a server whose
-// mcp.json entry and output to show; defined, the keys of the workspace's
-// mcp.json, each a definition's label. Without the variable the extension
-// does nothing.
+// mcp.json entry and output to show; keys, the keys of the workspace's
+// mcp.json, whose tools a start of every server ("*") waits for. Without
+// the variable the extension does nothing.
 
 const vscode = require("vscode");
 const { readFileSync } = require("node:fs");
@@ -49,32 +49,25 @@ async function post(url, value) {
 }
 
 // start starts the servers VS Code's definition ids name ("*": every
-// server), as Start Server does, and resolves once their tools are live;
-// it returns the milliseconds it took.
-async function start(servers) {
+// server, keys those of mcp.json), as Start Server does, and resolves once
+// their tools are live, trying again while VS Code has yet to make a
+// server (above); it returns the milliseconds it took and the tries.
+async function start(servers, keys) {
   const t0 = performance.now();
-  for (const id of servers) await vscode.commands.executeCommand("workbench.mcp.startServer", id, { waitForLiveTools: true });
-  return performance.now() - t0;
+  const wanted = servers.flatMap((id) => (id === "*" ? keys : [id.slice(id.lastIndexOf(".") + 1)]));
+  const live = (k) => vscode.lm.tools.some((t) => t.tags.includes("mcp") && t.fullReferenceName?.startsWith(`${k}/`));
+  for (let tries = 1; ; tries++) {
+    for (const id of servers) await vscode.commands.executeCommand("workbench.mcp.startServer", id, { waitForLiveTools: true });
+    if (wanted.every(live) || tries === maxTries) return { ms: performance.now() - t0, tries };
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
-// defined resolves once VS Code holds a server definition labelled with
-// each of labels, and returns the labels it holds.
-function defined(labels) {
-  const held = () => vscode.lm.mcpServerDefinitions.map((d) => d.label);
-  return new Promise((resolve) => {
-    const check = () => {
-      if (!labels.every((l) => held().includes(l))) return;
-      changed.dispose();
-      resolve(held());
-    };
-    const changed = vscode.lm.onDidChangeMcpServerDefinitions(check);
-    check();
-  });
-}
+// maxTries bounds the tries: 30 s of VS Code's 500 ms.
+const maxTries = 60;
 
 async function run(job) {
-  const definitions = await defined(job.defined ?? []);
-  const report = { definitions, started: await start(job.servers ?? ["*"]), results: {}, times: {} };
+  const report = { started: await start(job.servers ?? ["*"], job.keys ?? []), results: {}, times: {} };
   report.tools = vscode.lm.tools.filter((t) => t.tags.includes("mcp")).map((t) => JSON.parse(JSON.stringify(t)));
   for (const call of job.calls ?? []) {
     report.results[call.label] = await invoke(call);
@@ -93,7 +86,7 @@ async function run(job) {
     for (const id of job.times.servers) {
       await vscode.commands.executeCommand("workbench.mcp.stopServer", id);
       const name = id.slice(id.lastIndexOf(".") + 1);
-      (report.times[name] ??= []).push(await start([id]));
+      (report.times[name] ??= []).push((await start([id], [])).ms);
     }
   }
   return report;
