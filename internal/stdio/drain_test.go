@@ -208,23 +208,32 @@ func TestStalledOnce(t *testing.T) {
 	})
 }
 
-// TestLastLook: when a grace period runs out, the drain looks once more
-// at what the client has left unread in the kernel: a client that has read
-// some since the last look is making progress, and nothing is abandoned.
-func TestLastLook(t *testing.T) {
+// lastLook holds two replies with 1000 bytes left unread in the kernel,
+// ends the input, lets the drain look once, sets the count to then, and
+// runs the grace period out, when the drain looks a last time. It returns
+// the client, the grace periods to come and the message echoed.
+func lastLook(t *testing.T, then int64) (*client, chan chan time.Time, string) {
 	after, grace, _, looks := lookingTimers()
 	var unread atomic.Int64
 	unread.Store(1000)
 	counted := func(io.Writer) func() (int, bool) { return func() (int, bool) { return int(unread.Load()), true } }
 	c := start(t, Options{}, limits{after: after, unreadOf: counted})
-	c.holdTwoReplies(t, 4096)
+	message := c.holdTwoReplies(t, 4096)
 	require.NoError(t, c.in.Close())
 	stall := next(t, grace)
 	next(t, looks) <- time.Time{} // 1000 bytes unread
 	next(t, looks)                // the look is taken: the next is due
-	unread.Store(500)             // the client reads, and the kernel has not taken a part yet
+	unread.Store(then)
 	stall <- time.Time{}
-	next(t, grace) // not stalled: a grace period anew
+	return c, grace, message
+}
+
+// TestLastLook: when a grace period runs out, the drain looks once more
+// at what the client has left unread in the kernel: a client that has read
+// some since the last look is making progress, and nothing is abandoned.
+func TestLastLook(t *testing.T) {
+	c, grace, _ := lastLook(t, 500) // the client reads, and the kernel has not taken a part yet
+	next(t, grace)                  // not stalled: a grace period anew
 	c.out.release()
 	assert.ElementsMatch(t, []string{"1", "2"}, []string{string(c.recv().ID), string(c.recv().ID)}, "both replies")
 	require.NoError(t, c.served())
@@ -238,18 +247,7 @@ func TestLastLook(t *testing.T) {
 // client read none) is no progress: when the grace period runs out, the
 // reply behind is abandoned.
 func TestGrowingCountNoProgress(t *testing.T) {
-	after, grace, _, looks := lookingTimers()
-	var unread atomic.Int64
-	unread.Store(1000)
-	counted := func(io.Writer) func() (int, bool) { return func() (int, bool) { return int(unread.Load()), true } }
-	c := start(t, Options{}, limits{after: after, unreadOf: counted})
-	message := c.holdTwoReplies(t, 4096)
-	require.NoError(t, c.in.Close())
-	stall := next(t, grace)
-	next(t, looks) <- time.Time{} // 1000 bytes unread
-	next(t, looks)                // the look is taken: the next is due
-	unread.Store(1500)            // the kernel took more; the client read nothing
-	stall <- time.Time{}
+	c, _, message := lastLook(t, 1500) // the kernel took more; the client read nothing
 	c.logged("abandoned a reply: the client made no progress reading the reply going out for the grace period")
 	c.out.release()
 	assert.Contains(t, string(c.recv().Result), message, "the reply going out, whole")
