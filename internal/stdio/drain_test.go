@@ -187,12 +187,7 @@ func TestStalledOnce(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		after, grace, _ := timers()
 		c := start(t, Options{}, limits{after: after})
-		c.send(initialize, initialized)
-		c.recv()
-		c.out.held.Store(true)
-		message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
-		c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
-		c.out.blockedWrite(t)                          // its first part, held
+		message, _ := c.holdLongReply(t)
 		c.send(callLine(2, "hold", `{"message":"b"}`)) // behind it; a reply computed would wait on a mutex, which no bubble sees as blocked
 		c.heldNow()
 		require.NoError(t, c.in.Close())
@@ -349,19 +344,4 @@ func pacedRead(r io.Reader, n int, period time.Duration, lines chan<- string) {
 			}
 		}
 	}
-}
-
-// holdTwoReplies has the client shake hands, then ask for two echoes of a
-// message of size bytes and read nothing: one reply goes out and is held
-// in the write, the other is computed and waits behind it. It returns the
-// message.
-func (c *client) holdTwoReplies(t *testing.T, size int) string {
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", size)
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
-	c.out.blockedWrite(t)                    // one reply goes out, held
-	c.logged("a reply waits for the output") // the other is computed, behind it
-	return message
 }

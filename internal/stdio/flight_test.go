@@ -167,12 +167,7 @@ func TestBackpressure(t *testing.T) {
 func TestCancelTooLate(t *testing.T) {
 	after, grace, _ := timers()
 	c := start(t, Options{}, limits{after: after})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
-	c.out.blockedWrite(t) // its first part, held
+	message, _ := c.holdLongReply(t)
 	c.send(cancel(1))
 	require.NoError(t, c.in.Close())
 	next(t, grace) // the drain waits for the reply going out

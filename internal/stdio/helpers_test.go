@@ -216,6 +216,36 @@ func (c *client) logged(text string) string {
 	}
 }
 
+// holdTwoReplies has the client shake hands, then ask for two echoes of a
+// message of size bytes and read nothing: one reply goes out and is held
+// in the write, the other is computed and waits behind it. It returns the
+// message.
+func (c *client) holdTwoReplies(t *testing.T, size int) string {
+	t.Helper()
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message := strings.Repeat("x", size)
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`), callLine(2, "echo", `{"message":"`+message+`"}`))
+	c.out.blockedWrite(t)                    // one reply goes out, held
+	c.logged("a reply waits for the output") // the other is computed, behind it
+	return message
+}
+
+// holdLongReply has the client shake hands, then ask for an echo whose
+// reply goes out in four parts (MinReadRate×GracePeriod bytes each) and read
+// nothing: the first part is held in the write. It returns the message and
+// that part.
+func (c *client) holdLongReply(t *testing.T) (message string, first []byte) {
+	t.Helper()
+	c.send(initialize, initialized)
+	c.recv()
+	c.out.held.Store(true)
+	message = strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds()))
+	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
+	return message, c.out.blockedWrite(t)
+}
+
 // end closes the input and returns what Serve returns.
 func (c *client) end() error {
 	c.t.Helper()

@@ -321,12 +321,7 @@ func TestLongBlankLineSkipped(t *testing.T) {
 // whole lines, never one inside another.
 func TestRefusalWaitsForReply(t *testing.T) {
 	c := start(t, Options{}, limits{})
-	c.send(initialize, initialized)
-	c.recv()
-	c.out.held.Store(true)
-	message := strings.Repeat("x", 3*MinReadRate*int(GracePeriod.Seconds())) // a reply of four parts
-	c.send(callLine(1, "echo", `{"message":"`+message+`"}`))
-	out := c.out.blockedWrite(t) // its first part, held
+	message, out := c.holdLongReply(t)
 	c.send(`not JSON`)
 	for line := ""; !strings.HasPrefix(line, "read: not JSON"); {
 		line = receive(t, c.trace, "the line read")
