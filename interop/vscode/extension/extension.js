@@ -54,7 +54,7 @@ async function post(url, value) {
 // server (above); it returns the milliseconds it took and the tries.
 async function start(servers, keys) {
   const t0 = performance.now();
-  const wanted = servers.flatMap((id) => (id === "*" ? keys : [id.slice(id.lastIndexOf(".") + 1)]));
+  const wanted = servers.flatMap((id) => (id === "*" ? keys : [keyOf(id)]));
   const live = (k) => vscode.lm.tools.some((t) => t.tags.includes("mcp") && t.fullReferenceName?.startsWith(`${k}/`));
   for (let tries = 1; ; tries++) {
     for (const id of servers) await vscode.commands.executeCommand("workbench.mcp.startServer", id, { waitForLiveTools: true });
@@ -65,6 +65,10 @@ async function start(servers, keys) {
 
 // maxTries bounds the tries: 30 s of VS Code's 500 ms.
 const maxTries = 60;
+
+// keyOf returns the mcp.json key of a VS Code definition id
+// (mcp.config.ws0.KEY).
+const keyOf = (id) => id.slice(id.lastIndexOf(".") + 1);
 
 async function run(job) {
   const report = { started: await start(job.servers ?? ["*"], job.keys ?? []), results: {}, times: {} };
@@ -85,8 +89,7 @@ async function run(job) {
   for (let i = 0; i < (job.times?.rounds ?? 0); i++) {
     for (const id of job.times.servers) {
       await vscode.commands.executeCommand("workbench.mcp.stopServer", id);
-      const name = id.slice(id.lastIndexOf(".") + 1);
-      (report.times[name] ??= []).push((await start([id], [])).ms);
+      (report.times[keyOf(id)] ??= []).push((await start([id], [])).ms);
     }
   }
   return report;
